@@ -1,0 +1,139 @@
+//! The `Game` trait: everything the search needs to know about a game, and nothing more.
+//!
+//! The search works on the **future value** of a position: the net stake the side to move will still
+//! win from here under perfect play (what it wins minus what the opponent wins). Whatever has
+//! already been won stays out of the position's key, so transpositions that differ only in past
+//! winnings share one entry, and the value is bounded by the stake still in play (`Game::stake`).
+//!
+//! A move yields a [`Child`]: the next position, the net stake the mover won *by this move*
+//! (`gain`), and whether the turn passed to the opponent. Turns need not alternate: a move may be
+//! followed by another move of the same side, so the search negates a child's value only when
+//! `turn_passed` is true:
+//!
+//! ```text
+//! F(x) = max over children c of   c.gain + (if c.turn_passed { -F(c.next) } else { F(c.next) })
+//! F(x) = 0                        when x has no children (the game is over)
+//! ```
+//!
+//! Games may cycle (the same position recurring with the same side to move) when
+//! [`Game::CAN_CYCLE`] is true. An infinite play wins nothing from the point where it begins, so a
+//! cycle is worth 0 further value. Cycles never span layers: [`Game::layer`] never increases along
+//! a play, and a move that wins anything (`gain != 0`) strictly lowers it.
+
+use std::fmt::Debug;
+
+/// The most legal moves any position of any supported game can have.
+pub const MAX_MOVES: usize = 32;
+
+/// One legal move and its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Child<G: Game> {
+    /// The move played.
+    pub mv: G::Move,
+    /// The position after the move (already normalised: forced passes applied, game end applied).
+    pub next: G,
+    /// Net stake the mover won by this move (its winnings minus the opponent's), including any
+    /// final settlement when the move ends the game.
+    pub gain: i32,
+    /// Whether the side to move in `next` is the opponent of the side to move before the move.
+    pub turn_passed: bool,
+}
+
+/// A fixed-capacity list of children, filled by [`Game::children`]. No allocation on the hot path.
+pub struct Children<G: Game> {
+    len: usize,
+    items: [std::mem::MaybeUninit<Child<G>>; MAX_MOVES],
+}
+
+impl<G: Game> Default for Children<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Children<G> {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self { len: 0, items: [const { std::mem::MaybeUninit::uninit() }; MAX_MOVES] }
+    }
+
+    /// Appends a child.
+    ///
+    /// # Panics
+    /// When the list already holds [`MAX_MOVES`] children.
+    pub fn push(&mut self, child: Child<G>) {
+        assert!(self.len < MAX_MOVES, "more than MAX_MOVES legal moves");
+        self.items[self.len].write(child);
+        self.len += 1;
+    }
+
+    /// Removes every child.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The children as a slice.
+    pub fn as_slice(&self) -> &[Child<G>] {
+        // SAFETY: items[..len] were initialised by `push`; `Child<G>` is `Copy`, so nothing to drop.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<Child<G>>(), self.len) }
+    }
+
+    /// The children as a mutable slice (for sorting).
+    pub fn as_mut_slice(&mut self) -> &mut [Child<G>] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Child<G>>(), self.len) }
+    }
+
+    /// Number of children.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no children (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A two-player, zero-sum, perfect-information game with exact integer values.
+///
+/// Implementations must be deterministic: the same position always yields the same children in
+/// the same order.
+pub trait Game: Copy + Send + Sync + Debug + 'static {
+    /// A move. Small and `Copy`.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+
+    /// Whether positions can recur (same key) along a play. When false the search skips all
+    /// repetition bookkeeping; when true it handles cycles exactly (see the crate docs).
+    const CAN_CYCLE: bool;
+
+    /// Appends every legal move of the side to move, with its result, to `out` (which the caller
+    /// has cleared). No children means the game is over, and the future value is 0.
+    fn children(&self, out: &mut Children<Self>);
+
+    /// An exact key of the position *as the search sees it* (everything that determines its
+    /// future value, and nothing already won): two positions with the same key have the same
+    /// future value. Must be `< self.key_bound()` for every position reachable from `self`.
+    fn key(&self) -> u128;
+
+    /// An exclusive upper bound on `key()` over every position reachable from this one.
+    fn key_bound(&self) -> u128;
+
+    /// The stake still in play: `|F(x)| <= stake(x)` for the future value `F`.
+    fn stake(&self) -> i32;
+
+    /// A layer number that never increases along a play and strictly decreases on any move with
+    /// `gain != 0`. Repetitions can only happen within a layer.
+    fn layer(&self) -> u32;
+
+    /// Encodes a move as a small integer in `0..MAX_MOVES` (for the transposition table).
+    fn move_index(mv: Self::Move) -> u8;
+
+    /// Whether the game is over (no legal moves). Implementations should override this with
+    /// something cheaper than generating the children.
+    fn is_over(&self) -> bool {
+        let mut c = Children::new();
+        self.children(&mut c);
+        c.is_empty()
+    }
+}

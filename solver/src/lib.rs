@@ -1,0 +1,20 @@
+//! Game-agnostic exact search.
+//!
+//! This crate knows nothing of any particular game. A game implements the small [`Game`] trait
+//! (its legal moves with their results, an exact key, the stake still in play, a layer number);
+//! the crate computes exact values of positions:
+//!
+//! - [`game`]: the trait and the value convention (future value of the side to move; turns need
+//!   not alternate; games may cycle).
+//! - [`tt`]: the exact, lock-free transposition table shared by all threads.
+//! - [`search`]: alpha-beta with MTD(f) / null-window bisection at the root, parallel driver.
+//! - [`retro`]: retrograde analysis, layer by layer, over an indexable game.
+
+#![deny(missing_docs)]
+
+pub mod game;
+pub mod retro;
+pub mod search;
+pub mod tt;
+
+pub use game::{Child, Children, Game, MAX_MOVES};

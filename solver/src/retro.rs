@@ -1,0 +1,1 @@
+//! Retrograde analysis, layer by layer, over an indexable game (not written yet).

@@ -1,0 +1,1 @@
+//! Alpha-beta search with MTD(f) at the root (not written yet).

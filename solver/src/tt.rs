@@ -1,0 +1,1 @@
+//! The exact lock-free transposition table (not written yet).

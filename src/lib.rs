@@ -1,0 +1,1 @@
+//! mancala: rules engine (in progress).
