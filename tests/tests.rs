@@ -1,1 +1,3 @@
-//! Integration tests.
+//! The integration test binary: one binary, one module per concern (ripgrep's layout).
+
+mod examples;

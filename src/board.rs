@@ -1,0 +1,256 @@
+//! The vocabulary of the board: sides, pits, moves, and the packed pit array.
+
+use std::fmt;
+
+/// A player. South is player 0 and moves first; North is player 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// Player 0, owner of `p[0..n)`; moves first.
+    South = 0,
+    /// Player 1, owner of `p[n..2n)`.
+    North = 1,
+}
+
+impl Side {
+    /// Both sides, South first.
+    pub const ALL: [Side; 2] = [Side::South, Side::North];
+
+    /// The other player.
+    #[inline]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    /// 0 for South, 1 for North (the index into `stores`).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The notation letter, `S` or `N`.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::South => 'S',
+            Side::North => 'N',
+        }
+    }
+
+    /// `+1` for South, `-1` for North: multiplies a future value into a South-minus-North one.
+    #[inline]
+    pub const fn sign(self) -> i32 {
+        match self {
+            Side::South => 1,
+            Side::North => -1,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::South => "South",
+            Side::North => "North",
+        })
+    }
+}
+
+/// A pit, by its index `0..2n` in sowing order (`p[i]` in RULES.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pit(pub u8);
+
+impl Pit {
+    /// The index as `usize`.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A move: the pit number `k` in `1..=n`, counted in sowing order within the mover's own row
+/// (RULES.md §2.6). South's move `k` sows `p[k-1]`, North's sows `p[n+k-1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(pub u8);
+
+impl Move {
+    /// The pit this move sows when `side` moves on a board of `holes` holes per row.
+    #[inline]
+    pub const fn pit(self, side: Side, holes: u8) -> Pit {
+        Pit(self.0 - 1 + side.index() as u8 * holes)
+    }
+
+    /// The move that sows `pit` (which must be one of `side`'s pits).
+    #[inline]
+    pub const fn from_pit(pit: Pit, side: Side, holes: u8) -> Move {
+        Move(pit.0 + 1 - side.index() as u8 * holes)
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The most holes per row of any game (Dakon goes up to 10).
+pub const MAX_HOLES: usize = 10;
+
+/// The most seeds the board (all pits together) may hold. Keeping the board total within a byte
+/// means no pit can ever overflow its 8-bit counter, whatever the sowing does.
+pub const MAX_BOARD_SEEDS: u32 = 255;
+
+/// The most seeds a store (or capture tally) may hold in an analysis position.
+pub const MAX_STORE: u32 = 60_000;
+
+/// The pit counts of a board, one byte per pit, in sowing order.
+///
+/// ```text
+///  byte:  0    1   ...  n-1 | n   n+1  ... 2n-1 | 2n ... 31
+///  pit:  p0   p1   ... p[n-1]| p[n] ...   p[2n-1]| always 0
+///         South's row         | North's row       | padding
+///  lanes: bytes 0..16 = first u128, bytes 16..32 = second u128 (little-endian)
+/// ```
+///
+/// Two 128-bit lanes hold up to 20 pits (Dakon's 2 × 10) with room to spare. Sowing works byte by
+/// byte; equality and hashing compare the two lanes at once. The padding bytes are always 0, so
+/// two boards are equal exactly when their pits are. No pit overflows: the board total is at most
+/// [`MAX_BOARD_SEEDS`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, align(16))]
+pub struct Pits([u8; 32]);
+
+impl Pits {
+    /// All pits empty.
+    pub const EMPTY: Pits = Pits([0; 32]);
+
+    /// The seeds in pit `i`.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> u8 {
+        self.0[i]
+    }
+
+    /// Sets pit `i`.
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, v: u8) {
+        self.0[i] = v;
+    }
+
+    /// Adds `v` seeds to pit `i`.
+    #[inline(always)]
+    pub fn add(&mut self, i: usize, v: u8) {
+        self.0[i] += v;
+    }
+
+    /// Empties pit `i` and returns what it held.
+    #[inline(always)]
+    pub fn take(&mut self, i: usize) -> u8 {
+        std::mem::take(&mut self.0[i])
+    }
+
+    /// Adds `v` to each of the first `len` pits (a full circuit of a long lap).
+    #[inline]
+    pub fn add_all(&mut self, len: usize, v: u8) {
+        for x in &mut self.0[..len] {
+            *x += v;
+        }
+    }
+
+    /// The seeds in pits `range`, summed.
+    #[inline]
+    pub fn sum(&self, range: std::ops::Range<usize>) -> u32 {
+        self.0[range].iter().map(|&x| x as u32).sum()
+    }
+
+    /// Whether every pit in `range` is empty.
+    #[inline]
+    pub fn all_empty(&self, range: std::ops::Range<usize>) -> bool {
+        self.0[range].iter().all(|&x| x == 0)
+    }
+
+    /// The first `len` pits as a slice.
+    #[inline]
+    pub fn as_slice(&self, len: usize) -> &[u8] {
+        &self.0[..len]
+    }
+
+    /// Empties every pit in `range` and returns the seeds taken.
+    #[inline]
+    pub fn take_all(&mut self, range: std::ops::Range<usize>) -> u32 {
+        let mut s = 0;
+        for x in &mut self.0[range] {
+            s += std::mem::take(x) as u32;
+        }
+        s
+    }
+}
+
+impl fmt::Debug for Pits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
+
+/// The ring of `2 * holes` pits with arithmetic modulo the ring size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ring {
+    /// Holes per row, `n`.
+    pub holes: u8,
+}
+
+impl Ring {
+    /// Number of pits, `2n`.
+    #[inline(always)]
+    pub const fn len(self) -> usize {
+        2 * self.holes as usize
+    }
+
+    /// Always false: a board has at least one hole per row.
+    pub const fn is_empty(self) -> bool {
+        false
+    }
+
+    /// The next pit in sowing order.
+    #[inline(always)]
+    pub const fn next(self, i: usize) -> usize {
+        if i + 1 == self.len() {
+            0
+        } else {
+            i + 1
+        }
+    }
+
+    /// The previous pit in sowing order.
+    #[inline(always)]
+    pub const fn prev(self, i: usize) -> usize {
+        if i == 0 {
+            self.len() - 1
+        } else {
+            i - 1
+        }
+    }
+
+    /// The pit opposite `i`: `2n - 1 - i`.
+    #[inline(always)]
+    pub const fn opposite(self, i: usize) -> usize {
+        self.len() - 1 - i
+    }
+
+    /// The side that owns pit `i`.
+    #[inline(always)]
+    pub const fn owner(self, i: usize) -> Side {
+        if i < self.holes as usize {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// The pit indices of `side`'s row.
+    #[inline(always)]
+    pub const fn row(self, side: Side) -> std::ops::Range<usize> {
+        let n = self.holes as usize;
+        side.index() * n..side.index() * n + n
+    }
+}

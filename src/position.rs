@@ -1,0 +1,352 @@
+//! Positions: the board state, validation into a normalised position, and playing moves.
+
+use crate::board::{Move, Pits, Ring, Side, MAX_BOARD_SEEDS, MAX_HOLES, MAX_STORE};
+use crate::notation::Setup;
+use crate::rules::{NotCandidate, Rules, TurnEnd};
+use std::fmt;
+
+/// Everything on the table: pits, stores (or capture tallies), board size and the side to move.
+///
+/// `to_move` is `None` once the game is over; the pits are then all empty. A `Board` by itself
+/// carries no rules; [`Position`] pairs it with them and keeps it normalised.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    /// The pit counts, `p[0..2n)`.
+    pub pits: Pits,
+    /// `stores[0]` is South's store or tally, `stores[1]` North's.
+    pub stores: [u16; 2],
+    /// Holes per row, `n`.
+    pub holes: u8,
+    /// The player to move, or `None` when the game is over.
+    pub to_move: Option<Side>,
+}
+
+impl Board {
+    /// The ring of pits of this board.
+    #[inline(always)]
+    pub const fn ring(&self) -> Ring {
+        Ring { holes: self.holes }
+    }
+
+    /// Seeds on the board (in pits, not in stores).
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        self.pits.sum(0..self.ring().len())
+    }
+
+    /// The pit counts as a slice of `2n` bytes.
+    #[inline]
+    pub fn pit_slice(&self) -> &[u8] {
+        self.pits.as_slice(self.ring().len())
+    }
+}
+
+/// The legal moves of a position, in increasing move number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveList {
+    len: u8,
+    moves: [Move; MAX_HOLES],
+}
+
+impl MoveList {
+    fn push(&mut self, m: Move) {
+        self.moves[self.len as usize] = m;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+
+    /// Number of legal moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are none (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Default for Move {
+    fn default() -> Self {
+        Move(0)
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is already over.
+    GameOver,
+    /// The move number is not in `1..=n`.
+    OutOfRange {
+        /// The move given.
+        mv: u32,
+        /// Holes per row.
+        holes: u8,
+    },
+    /// The pit may not be sown.
+    NotCandidate(NotCandidate),
+    /// The sowing never ends (RULES.md §2.9).
+    Endless,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::OutOfRange { mv, holes } => write!(f, "move {mv} is out of range (moves are 1..={holes})"),
+            IllegalMove::NotCandidate(NotCandidate::Empty) => write!(f, "the pit is empty"),
+            IllegalMove::NotCandidate(NotCandidate::Single) => {
+                write!(f, "the pit holds a single seed (only pits with 2 or more may be sown)")
+            }
+            IllegalMove::NotCandidate(NotCandidate::SingletonRestricted) => write!(
+                f,
+                "singleton not allowed: with singleton-restriction a single seed may be sown only when no own pit holds 2 or more"
+            ),
+            IllegalMove::Endless => write!(f, "endless sowing: the relay never ends, so the move is illegal"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a setup is not a valid position of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The number of holes is outside the game's range.
+    Holes {
+        /// Holes given.
+        holes: usize,
+        /// Smallest allowed.
+        min: u8,
+        /// Largest allowed.
+        max: u8,
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The two rows differ in length.
+    RowLengths(usize, usize),
+    /// The row length does not match `--holes`.
+    HolesMismatch {
+        /// Holes per row in the position.
+        given: usize,
+        /// Holes asked for.
+        expected: u8,
+    },
+    /// Too many seeds on the board, or in a store.
+    TooManySeeds(String),
+    /// A finished-game marker with seeds still on the board.
+    SeedsAfterEnd,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Holes { holes, min, max, game } => {
+                write!(f, "{game} is played with {min} to {max} holes per row, not {holes}")
+            }
+            PositionError::RowLengths(a, b) => write!(f, "South's row has {a} pits but North's row has {b}"),
+            PositionError::HolesMismatch { given, expected } => {
+                write!(f, "the position has {given} pits per row but --holes is {expected}")
+            }
+            PositionError::TooManySeeds(s) => f.write_str(s),
+            PositionError::SeedsAfterEnd => {
+                write!(f, "the side marker '-' (game over) requires every pit to be empty")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A valid, normalised position of a game with rules `R`: every position handed out has either
+/// a side to move with at least one legal move, or the game over with all pits empty.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position<R: Rules> {
+    board: Board,
+    rules: R,
+}
+
+impl<R: Rules> Position<R> {
+    /// The standard start: `seeds` in every pit, stores empty, South to move, normalised.
+    pub fn start(rules: R, holes: u8, seeds: u8) -> Result<Self, PositionError> {
+        let mut pits = Pits::EMPTY;
+        for i in 0..2 * holes as usize {
+            pits.set(i, seeds);
+        }
+        let setup = Setup {
+            south: vec![seeds as u32; holes as usize],
+            north: vec![seeds as u32; holes as usize],
+            stores: [0, 0],
+            to_move: Some(Side::South),
+        };
+        Self::from_setup(rules, &setup)
+    }
+
+    /// Validates a setup against the game and normalises it (RULES.md §2.5).
+    pub fn from_setup(rules: R, setup: &Setup) -> Result<Self, PositionError> {
+        let (min, max) = R::KIND.holes_range();
+        let (a, b) = (setup.south.len(), setup.north.len());
+        if a != b {
+            return Err(PositionError::RowLengths(a, b));
+        }
+        if a < min as usize || a > max as usize {
+            return Err(PositionError::Holes { holes: a, min, max, game: R::KIND.name() });
+        }
+        let total: u64 = setup.south.iter().chain(&setup.north).map(|&x| x as u64).sum();
+        if total > MAX_BOARD_SEEDS as u64 {
+            return Err(PositionError::TooManySeeds(format!(
+                "the board holds {total} seeds; at most {MAX_BOARD_SEEDS} are supported"
+            )));
+        }
+        for (who, &s) in ["South", "North"].iter().zip(&setup.stores) {
+            if s > MAX_STORE {
+                return Err(PositionError::TooManySeeds(format!(
+                    "{who}'s store holds {s} seeds; at most {MAX_STORE} are supported"
+                )));
+            }
+        }
+        if setup.to_move.is_none() && total > 0 {
+            return Err(PositionError::SeedsAfterEnd);
+        }
+        let mut pits = Pits::EMPTY;
+        for (i, &c) in setup.south.iter().chain(&setup.north).enumerate() {
+            pits.set(i, c as u8);
+        }
+        let mut board = Board {
+            pits,
+            stores: [setup.stores[0] as u16, setup.stores[1] as u16],
+            holes: a as u8,
+            to_move: setup.to_move,
+        };
+        rules.settle(&mut board);
+        Ok(Position { board, rules })
+    }
+
+    /// The board.
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The rules.
+    #[inline(always)]
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// The player to move, or `None` when the game is over.
+    #[inline(always)]
+    pub fn to_move(&self) -> Option<Side> {
+        self.board.to_move
+    }
+
+    /// Whether the game is over.
+    #[inline(always)]
+    pub fn is_over(&self) -> bool {
+        self.board.to_move.is_none()
+    }
+
+    /// `[south, north]` stores (tallies).
+    pub fn score(&self) -> [u32; 2] {
+        [self.board.stores[0] as u32, self.board.stores[1] as u32]
+    }
+
+    /// The unvalidated setup of this position (for notation).
+    pub fn setup(&self) -> Setup {
+        let n = self.board.holes as usize;
+        let pits = self.board.pit_slice();
+        Setup {
+            south: pits[..n].iter().map(|&x| x as u32).collect(),
+            north: pits[n..].iter().map(|&x| x as u32).collect(),
+            stores: [self.board.stores[0] as u32, self.board.stores[1] as u32],
+            to_move: self.board.to_move,
+        }
+    }
+
+    /// Checks that `mv` is a candidate for the side to move (it may still be endless).
+    fn check_candidate(&self, mv: Move) -> Result<(Side, usize), IllegalMove> {
+        let side = self.board.to_move.ok_or(IllegalMove::GameOver)?;
+        if mv.0 == 0 || mv.0 > self.board.holes {
+            return Err(IllegalMove::OutOfRange { mv: mv.0 as u32, holes: self.board.holes });
+        }
+        let pit = mv.pit(side, self.board.holes).index();
+        self.rules.candidate(&self.board, side, pit).map_err(IllegalMove::NotCandidate)?;
+        Ok((side, pit))
+    }
+
+    /// Sows `pit` for `side` and settles the result.
+    #[inline]
+    fn sow_and_settle(&self, side: Side, pit: usize) -> Result<Self, IllegalMove> {
+        let mut next = *self;
+        let end = self.rules.sow(&mut next.board, side, pit).map_err(|_| IllegalMove::Endless)?;
+        next.board.to_move = Some(match end {
+            TurnEnd::ExtraTurn => side,
+            TurnEnd::Passes => side.other(),
+        });
+        self.rules.settle(&mut next.board);
+        Ok(next)
+    }
+
+    /// Plays `mv` if it is legal, returning the normalised position after it (forced passes and
+    /// the end of the game applied); otherwise says why it is illegal.
+    pub fn try_play(&self, mv: Move) -> Result<Self, IllegalMove> {
+        let (side, pit) = self.check_candidate(mv)?;
+        self.sow_and_settle(side, pit)
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`] or
+    /// [`Position::for_each_child`]).
+    ///
+    /// # Panics
+    /// May panic, or return a meaningless position, when `mv` is not legal; never undefined
+    /// behaviour.
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Self {
+        let side = self.board.to_move.expect("play_unchecked on a finished game");
+        self.sow_and_settle(side, mv.pit(side, self.board.holes).index())
+            .expect("play_unchecked: endless sowing")
+    }
+
+    /// Calls `f(move, position after it)` for every legal move, in increasing move number. For
+    /// the games with relays each candidate is sown once, which both proves it legal and gives
+    /// its result.
+    #[inline]
+    pub fn for_each_child(&self, mut f: impl FnMut(Move, Self)) {
+        let Some(side) = self.board.to_move else { return };
+        let holes = self.board.holes;
+        for pit in self.board.ring().row(side) {
+            if self.rules.candidate(&self.board, side, pit).is_ok() {
+                if let Ok(next) = self.sow_and_settle(side, pit) {
+                    f(Move::from_pit(crate::board::Pit(pit as u8), side, holes), next);
+                }
+            }
+        }
+    }
+
+    /// The legal moves, in increasing move number.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::default();
+        let Some(side) = self.board.to_move else { return list };
+        let holes = self.board.holes;
+        for pit in self.board.ring().row(side) {
+            if self.rules.candidate(&self.board, side, pit).is_ok()
+                && (!R::CAN_CYCLE || self.rules.sow(&mut self.board.clone(), side, pit).is_ok())
+            {
+                list.push(Move::from_pit(crate::board::Pit(pit as u8), side, holes));
+            }
+        }
+        list
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    /// The position in RULES.md §2.5 notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.setup().fmt(f)
+    }
+}

@@ -1,0 +1,101 @@
+//! Dakon (RULES.md §4): landing-pit relay through the own store, extra turn on a store landing,
+//! nembak and mikul captures; the game ends when the player to move has no seeds.
+
+use super::{each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd};
+use crate::board::Side;
+use crate::position::Board;
+
+/// Dakon, with its two options (both off: the standard rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dakon {
+    /// The nembak capture also banks the landing seed (§4.3).
+    pub nembak_takes_landing_seed: bool,
+    /// No mikul capture (§4.3).
+    pub no_mikul: bool,
+}
+
+impl Rules for Dakon {
+    const KIND: GameKind = GameKind::Dakon;
+    // Relays always end, and positions never repeat (§8.2).
+    const CAN_CYCLE: bool = false;
+
+    #[inline]
+    fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
+        if board.pits.get(pit) == 0 {
+            Err(NotCandidate::Empty)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
+        let ring = board.ring();
+        let mut from = pit;
+        // Every relay lifts at least 2 seeds and an endless relay would drop infinitely many
+        // seeds into the store, so this loop ends (§8.2); no cycle check is needed.
+        loop {
+            let count = board.pits.take(from) as u32;
+            match lap_with_store(board, side, from, count) {
+                Landing::Store => return Ok(TurnEnd::ExtraTurn),
+                Landing::Pit(last) if board.pits.get(last) >= 2 => from = last,
+                Landing::Pit(last) => {
+                    if ring.owner(last) == side {
+                        self.nembak(board, side, last);
+                    } else if !self.no_mikul {
+                        self.mikul(board, side, last);
+                    }
+                    return Ok(TurnEnd::Passes);
+                }
+            }
+        }
+    }
+
+    fn settle(&self, board: &mut Board) {
+        let Some(side) = board.to_move else { return };
+        // No seeds for the player to move: the game ends, and the other player (who holds all
+        // that is left) takes it.
+        if board.pits.all_empty(board.ring().row(side)) {
+            each_takes_own_row(board);
+        }
+    }
+
+    fn option_names(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.nembak_takes_landing_seed {
+            v.push("nembak-takes-landing-seed");
+        }
+        if self.no_mikul {
+            v.push("no-mikul");
+        }
+        v
+    }
+}
+
+impl Dakon {
+    /// Nembak: the last seed landed in the mover's own empty pit `last`.
+    fn nembak(&self, board: &mut Board, side: Side, last: usize) {
+        let opposite = board.ring().opposite(last);
+        let taken = board.pits.take(opposite) as u16;
+        if taken > 0 {
+            let landing = if self.nembak_takes_landing_seed { board.pits.take(last) as u16 } else { 0 };
+            board.stores[side.index()] += taken + landing;
+        }
+    }
+
+    /// Mikul: the last seed landed in the empty pit `last` on the opponent's row; its two
+    /// neighbours in that row (end pits have only one, so never qualify) hold the same non-zero
+    /// count.
+    fn mikul(&self, board: &mut Board, side: Side, last: usize) {
+        let row = board.ring().row(side.other());
+        if last == row.start || last == row.end - 1 {
+            return;
+        }
+        let (left, right) = (board.pits.get(last - 1), board.pits.get(last + 1));
+        if left == right && left > 0 {
+            board.pits.set(last - 1, 0);
+            board.pits.set(last + 1, 0);
+            board.pits.set(last, 0);
+            board.stores[side.index()] += 2 * left as u16 + 1;
+        }
+    }
+}

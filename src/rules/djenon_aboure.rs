@@ -1,0 +1,59 @@
+//! Djenon-aboure (RULES.md §5): origin-first landing-pit relay round the `2n` pits, capture of
+//! 2s and 4s walking backwards; forced passes; endless relays are illegal.
+
+use super::{lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, Rules, TurnEnd};
+use crate::board::Side;
+use crate::position::Board;
+
+/// Djenon-aboure (no options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DjenonAboure;
+
+impl Rules for DjenonAboure {
+    const KIND: GameKind = GameKind::DjenonAboure;
+    // Endless relays exist (J3); cross-turn cycles are not ruled out (§5.7).
+    const CAN_CYCLE: bool = true;
+
+    #[inline]
+    fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
+        match board.pits.get(pit) {
+            0 => Err(NotCandidate::Empty),
+            1 => Err(NotCandidate::Single),
+            _ => Ok(()),
+        }
+    }
+
+    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless> {
+        let ring = board.ring();
+        let last = relay(&mut board.pits, pit, |pits, lift| {
+            // Origin first: the lap's first seed goes back into the pit just emptied, which is
+            // the same as sowing the whole handful starting *at* the origin.
+            let count = pits.take(lift) as u32;
+            let last = lap_ring(pits, ring, lift, count);
+            match pits.get(last) {
+                3 | 5.. => LapEnd::Relay(last),
+                _ => LapEnd::Stop(last),
+            }
+        })?;
+        if matches!(board.pits.get(last), 2 | 4) {
+            // Capture `last`, then walk backwards across both rows while pits hold 2 or 4. The
+            // walk stops at `last` at the latest, which is now empty.
+            let mut taken = board.pits.take(last) as u16;
+            let mut at = ring.prev(last);
+            while matches!(board.pits.get(at), 2 | 4) {
+                taken += board.pits.take(at) as u16;
+                at = ring.prev(at);
+            }
+            board.stores[side.index()] += taken;
+        }
+        Ok(TurnEnd::Passes)
+    }
+
+    fn settle(&self, board: &mut Board) {
+        pass_or_end(self, board);
+    }
+
+    fn option_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,362 @@
+//! The rules of the five games, and the sowing machinery they share.
+//!
+//! Each game lives in its own file and implements [`Rules`]: which pits may be sown, how a turn
+//! sows and captures, and how the game ends or passes when the side to move cannot move. What the
+//! games share is written once here:
+//!
+//! - [`lap_with_store`]: one lap round the pits *and the mover's own store* (Kalah, Dakon);
+//! - [`lap_ring`]: one lap round the `2n` pits only (Djenon-aboure, Walak-pussa, San-Yao);
+//! - [`relay`]: a chain of laps with exact endless-sowing detection (Brent's cycle finding, no
+//!   cap on laps, RULES.md §2.9);
+//! - the end-of-game settlements (each side takes its own row; one side takes everything).
+
+mod dakon;
+mod djenon_aboure;
+mod kalah;
+mod san_yao;
+mod walak_pussa;
+
+pub use dakon::Dakon;
+pub use djenon_aboure::DjenonAboure;
+pub use kalah::Kalah;
+pub use san_yao::SanYao;
+pub use walak_pussa::WalakPussa;
+
+use crate::board::{Pits, Ring, Side};
+use crate::position::Board;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The five games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Kalah (§3).
+    Kalah,
+    /// Dakon (§4).
+    Dakon,
+    /// Djenon-aboure (§5).
+    DjenonAboure,
+    /// Walak-pussa (§6).
+    WalakPussa,
+    /// San-Yao (§7).
+    SanYao,
+}
+
+impl GameKind {
+    /// All games, in RULES.md order.
+    pub const ALL: [GameKind; 5] =
+        [GameKind::Kalah, GameKind::Dakon, GameKind::DjenonAboure, GameKind::WalakPussa, GameKind::SanYao];
+
+    /// The command-line name (`kalah`, `dakon`, `djenon-aboure`, `walak-pussa`, `san-yao`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Kalah => "kalah",
+            GameKind::Dakon => "dakon",
+            GameKind::DjenonAboure => "djenon-aboure",
+            GameKind::WalakPussa => "walak-pussa",
+            GameKind::SanYao => "san-yao",
+        }
+    }
+
+    /// The allowed holes per row (RULES.md §2.11).
+    pub const fn holes_range(self) -> (u8, u8) {
+        match self {
+            GameKind::Kalah => (1, 8),
+            GameKind::Dakon => (3, 10),
+            GameKind::DjenonAboure | GameKind::WalakPussa | GameKind::SanYao => (2, 9),
+        }
+    }
+
+    /// The default holes per row.
+    pub const fn default_holes(self) -> u8 {
+        match self {
+            GameKind::Kalah | GameKind::DjenonAboure => 6,
+            GameKind::Dakon | GameKind::WalakPussa => 7,
+            GameKind::SanYao => 5,
+        }
+    }
+
+    /// The default seeds per hole for a board of `holes` holes.
+    pub const fn default_seeds(self, holes: u8) -> u8 {
+        match self {
+            GameKind::Kalah | GameKind::DjenonAboure | GameKind::WalakPussa => 4,
+            GameKind::Dakon => holes,
+            GameKind::SanYao => 5,
+        }
+    }
+
+    /// The allowed seeds per hole for a board of `holes` holes. RULES.md allows Kalah more than
+    /// 8; we allow as many as keep the board within [`crate::board::MAX_BOARD_SEEDS`].
+    pub const fn seeds_range(self, holes: u8) -> (u8, u8) {
+        match self {
+            GameKind::Kalah => {
+                let most = crate::board::MAX_BOARD_SEEDS / (2 * holes as u32);
+                (1, if most > 8 { most as u8 } else { 8 })
+            }
+            GameKind::Dakon => (1, 10),
+            GameKind::DjenonAboure | GameKind::WalakPussa | GameKind::SanYao => (1, 8),
+        }
+    }
+
+    /// Whether the game has sown stores (Kalah, Dakon) rather than capture tallies.
+    pub const fn has_stores(self) -> bool {
+        matches!(self, GameKind::Kalah | GameKind::Dakon)
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown game '{s}' (expected one of kalah, dakon, djenon-aboure, walak-pussa, san-yao)"))
+    }
+}
+
+/// How a sowing ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The turn passes to the opponent.
+    Passes,
+    /// The last seed landed in the mover's store: the mover moves again.
+    ExtraTurn,
+}
+
+/// A sowing that never ends (RULES.md §2.9): the move is illegal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endless;
+
+/// Why a candidate pit may not be sown (besides an endless sowing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotCandidate {
+    /// The pit is empty.
+    Empty,
+    /// Djenon-aboure: the pit holds a single seed.
+    Single,
+    /// Walak-pussa with `singleton-restriction`: a singleton while a pit holds two or more.
+    SingletonRestricted,
+}
+
+/// One game's rules, with its options as fields.
+///
+/// The contract between the position code and a game:
+/// - [`Rules::candidate`] says whether the side to move may sow a pit;
+/// - [`Rules::sow`] plays the sowing and its captures on a copy of the board, or reports it as
+///   endless (the copy is then thrown away);
+/// - [`Rules::settle`] applies the end-of-game checks and the no-move rule after every move and
+///   to every position read from the user, so that every position handed out is normalised
+///   (RULES.md §2.5–§2.7).
+pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
+    /// Which game this is.
+    const KIND: GameKind;
+    /// Whether positions can recur across turns or a sowing can be endless (RULES.md §8.1).
+    const CAN_CYCLE: bool;
+
+    /// Whether `side` may sow `pit` (one of its own pits) on `board`, endlessness aside.
+    fn candidate(&self, board: &Board, side: Side, pit: usize) -> Result<(), NotCandidate>;
+
+    /// Sows `pit` for `side`, with all relays and captures. Stores/tallies are updated; `to_move`
+    /// is not touched.
+    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless>;
+
+    /// Applies the game's end and no-move rules to a board whose `to_move` is the player due to
+    /// move next (RULES.md §2.7 steps 3–4).
+    fn settle(&self, board: &mut Board);
+
+    /// The options that are switched on, as command-line flag names (for display and table
+    /// headers).
+    fn option_names(&self) -> Vec<&'static str>;
+}
+
+/// Where a lap of a store game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Landing {
+    /// In the mover's own store.
+    Store,
+    /// In pit `L`.
+    Pit(usize),
+}
+
+/// Sows `count` seeds one per position, starting at the position after pit `from`, round the
+/// `2n` pits and `side`'s own store (the opponent's store is skipped: it is not a step).
+///
+/// ```text
+///        North's store                      South's store
+///   ... p[2n-1] |SN| p[0] p[1] ... p[n-1] |SS| p[n] ...     (South sows SS, skips SN)
+/// ```
+///
+/// Whole circuits of `2n + 1` positions are added at once; the origin is not skipped.
+#[inline]
+pub(crate) fn lap_with_store(board: &mut Board, side: Side, from: usize, count: u32) -> Landing {
+    let ring = board.ring();
+    let len = ring.len();
+    let store_after = ring.row(side).end - 1;
+    let circuit = len as u32 + 1;
+    let mut left = count;
+    if left >= circuit {
+        let q = left / circuit;
+        board.pits.add_all(len, q as u8);
+        board.stores[side.index()] += q as u16;
+        left -= q * circuit;
+        if left == 0 {
+            return Landing::Pit(from);
+        }
+    }
+    // The cursor is a pit index, or `len` standing for the own store.
+    let mut at = from;
+    loop {
+        at = if at == store_after {
+            len
+        } else if at == len {
+            ring.next(store_after)
+        } else {
+            ring.next(at)
+        };
+        if at == len {
+            board.stores[side.index()] += 1;
+        } else {
+            board.pits.add(at, 1);
+        }
+        left -= 1;
+        if left == 0 {
+            return if at == len { Landing::Store } else { Landing::Pit(at) };
+        }
+    }
+}
+
+/// Sows `count >= 1` seeds one per pit round the `2n` pits, the first into pit `start`, and
+/// returns the pit of the last seed. Whole circuits are added at once; nothing is skipped.
+#[inline]
+pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) -> usize {
+    debug_assert!(count >= 1);
+    let len = ring.len();
+    let q = count / len as u32;
+    let r = (count % len as u32) as usize;
+    if q > 0 {
+        pits.add_all(len, q as u8);
+    }
+    let mut at = start;
+    for _ in 0..r {
+        pits.add(at, 1);
+        at = ring.next(at);
+    }
+    // The last seed went into the pit before `at` (r > 0), or into the pit before `start` after
+    // whole circuits only (r == 0): both are `start + count - 1` modulo the ring.
+    (start + count as usize - 1) % len
+}
+
+/// What a lap of a relay game decided at its end.
+pub(crate) enum LapEnd {
+    /// Lift this pit and sow another lap.
+    Relay(usize),
+    /// The sowing is over (the payload is whatever the game needs: the last pit, usually).
+    Stop(usize),
+}
+
+/// Runs laps from the lap-boundary state (`pits`, lifting `lift`) until one stops, or proves the
+/// sowing endless.
+///
+/// Sowing is deterministic and its lap-boundary state is (board, pit to lift), so it is endless
+/// exactly when that state repeats (RULES.md §2.9). Brent's algorithm finds a repetition with
+/// O(1) memory: keep a saved state, compare every new state with it, and move it to the current
+/// state whenever the count since the last move reaches the next power of two. Once the saved
+/// state lies on the cycle and the power exceeds the cycle length, the next circuit meets it.
+/// No cap on laps: a finite sowing always stops before any state repeats.
+#[inline]
+pub(crate) fn relay(
+    pits: &mut Pits,
+    mut lift: usize,
+    mut lap: impl FnMut(&mut Pits, usize) -> LapEnd,
+) -> Result<usize, Endless> {
+    let mut saved = (*pits, lift);
+    let mut power: u32 = 1;
+    let mut steps: u32 = 0;
+    loop {
+        match lap(pits, lift) {
+            LapEnd::Stop(l) => return Ok(l),
+            LapEnd::Relay(next) => lift = next,
+        }
+        if lift == saved.1 && *pits == saved.0 {
+            return Err(Endless);
+        }
+        steps += 1;
+        if steps == power {
+            saved = (*pits, lift);
+            power *= 2;
+            steps = 0;
+        }
+    }
+}
+
+/// Each player adds the seeds left in their own row to their store (the common final sweep).
+pub(crate) fn each_takes_own_row(board: &mut Board) {
+    let ring = board.ring();
+    for side in Side::ALL {
+        let s = board.pits.take_all(ring.row(side));
+        board.stores[side.index()] += s as u16;
+    }
+    board.to_move = None;
+}
+
+/// `side` takes every seed left on the board, and the game is over.
+pub(crate) fn one_takes_all(board: &mut Board, side: Side) {
+    let len = board.ring().len();
+    let s = board.pits.take_all(0..len);
+    board.stores[side.index()] += s as u16;
+    board.to_move = None;
+}
+
+/// Whether `side` has a legal move: a candidate whose sowing ends.
+pub(crate) fn has_legal_move<R: Rules>(rules: &R, board: &Board, side: Side) -> bool {
+    board.ring().row(side).any(|pit| {
+        rules.candidate(board, side, pit).is_ok() && (!R::CAN_CYCLE || rules.sow(&mut board.clone(), side, pit).is_ok())
+    })
+}
+
+/// The no-move rule shared by Djenon-aboure and San-Yao: a player with no legal move passes; if
+/// neither player can move, each takes their own row.
+pub(crate) fn pass_or_end<R: Rules>(rules: &R, board: &mut Board) {
+    let Some(side) = board.to_move else { return };
+    if has_legal_move(rules, board, side) {
+        return;
+    }
+    if has_legal_move(rules, board, side.other()) {
+        board.to_move = Some(side.other());
+    } else {
+        each_takes_own_row(board);
+    }
+}
+
+/// The sowing and capture of Walak-pussa and San-Yao (§6.3–§6.4, §7.3–§7.4).
+///
+/// Next-pit relay: after each lap, if the pit after the last one holds seeds, lift it and sow
+/// from the pit after it. When that pit is empty the sowing stops, and the pit after the empty
+/// one is captured if occupied, followed by the alternating chain (empty, occupied, empty, ...).
+pub(crate) fn next_pit_relay_and_capture(board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless> {
+    let ring = board.ring();
+    let last = relay(&mut board.pits, pit, |pits, lift| {
+        let count = pits.take(lift) as u32;
+        let last = lap_ring(pits, ring, ring.next(lift), count);
+        let after = ring.next(last);
+        if pits.get(after) > 0 {
+            LapEnd::Relay(after)
+        } else {
+            LapEnd::Stop(last)
+        }
+    })?;
+    // `last + 1` is empty. Capture `last + 2`, then keep going while the pit after the captured
+    // one is empty and the next is not. Captured pits become empty, so the chain ends.
+    let mut taken: u16 = 0;
+    let mut at = ring.next(ring.next(last));
+    while board.pits.get(at) > 0 {
+        taken += board.pits.take(at) as u16;
+        let gap = ring.next(at);
+        if board.pits.get(gap) > 0 {
+            break;
+        }
+        at = ring.next(gap);
+    }
+    board.stores[side.index()] += taken;
+    Ok(TurnEnd::Passes)
+}

@@ -1,0 +1,46 @@
+//! San-Yao (RULES.md §7): Walak-pussa's sowing and capture; the game ends below two stones;
+//! forced passes as in Djenon-aboure.
+
+use super::{pass_or_end, GameKind, NotCandidate, Rules, TurnEnd};
+use crate::board::Side;
+use crate::position::Board;
+
+/// San-Yao (no options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SanYao;
+
+impl Rules for SanYao {
+    const KIND: GameKind = GameKind::SanYao;
+    // Endless relays (Y2) and cross-turn cycles (Y3) both exist.
+    const CAN_CYCLE: bool = true;
+
+    #[inline]
+    fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
+        if board.pits.get(pit) == 0 {
+            Err(NotCandidate::Empty)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
+        super::next_pit_relay_and_capture(board, side, pit)
+    }
+
+    fn settle(&self, board: &mut Board) {
+        if board.to_move.is_none() {
+            return;
+        }
+        let ring = board.ring();
+        if board.pits.sum(0..ring.len()) < 2 {
+            // A lone stone goes to the owner of its row: that is each side taking its own row.
+            super::each_takes_own_row(board);
+            return;
+        }
+        pass_or_end(self, board);
+    }
+
+    fn option_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,51 @@
+//! Walak-pussa (RULES.md §6): next-pit relay round the `2n` pits, alternating capture chain;
+//! a player with no legal move loses the rest of the board to the opponent.
+
+use super::{one_takes_all, GameKind, NotCandidate, Rules, TurnEnd};
+use crate::board::Side;
+use crate::position::Board;
+
+/// Walak-pussa, with its option (off: the standard rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WalakPussa {
+    /// A singleton may be sown only when no own pit holds two or more (§6.2).
+    pub singleton_restriction: bool,
+}
+
+impl Rules for WalakPussa {
+    const KIND: GameKind = GameKind::WalakPussa;
+    // Endless relays (W2) and cross-turn cycles (W3) both exist.
+    const CAN_CYCLE: bool = true;
+
+    #[inline]
+    fn candidate(&self, board: &Board, side: Side, pit: usize) -> Result<(), NotCandidate> {
+        match board.pits.get(pit) {
+            0 => Err(NotCandidate::Empty),
+            1 if self.singleton_restriction
+                && board.ring().row(side).any(|p| board.pits.get(p) >= 2) =>
+            {
+                Err(NotCandidate::SingletonRestricted)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
+        super::next_pit_relay_and_capture(board, side, pit)
+    }
+
+    fn settle(&self, board: &mut Board) {
+        let Some(side) = board.to_move else { return };
+        if !super::has_legal_move(self, board, side) {
+            one_takes_all(board, side.other());
+        }
+    }
+
+    fn option_names(&self) -> Vec<&'static str> {
+        if self.singleton_restriction {
+            vec!["singleton-restriction"]
+        } else {
+            Vec::new()
+        }
+    }
+}
