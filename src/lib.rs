@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod cli;
 pub mod notation;
 pub mod position;
 pub mod rank;

@@ -1,1 +1,19 @@
-fn main() {}
+//! The `mancala` binary: parse the command line, run it, report errors on stderr.
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = mancala::cli::Cli::parse();
+    match mancala::cli::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (`mancala ... | head`) is not an error worth reporting.
+            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,3 +1,4 @@
 //! The integration test binary: one binary, one module per concern (ripgrep's layout).
 
 mod examples;
+mod cli;

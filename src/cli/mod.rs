@@ -1,0 +1,168 @@
+//! The `mancala` command line: clap arguments, their validation, and the subcommands.
+//!
+//! Results go to stdout, diagnostics to stderr. Every error is a message and a non-zero exit,
+//! never a panic: see [`run`].
+
+mod draw;
+mod play;
+
+use crate::notation::Setup;
+use crate::rules::{GameKind, Rules};
+use crate::variant::{RuleFlags, Variant};
+use crate::Position;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+pub use draw::draw;
+
+/// Play, solve and analyse two-row mancala games exactly.
+#[derive(Parser, Debug)]
+#[command(name = "mancala", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Draw a position as a player sees it.
+    Show(PositionArgs),
+    /// Apply moves to a position and print the result.
+    Play(PlayArgs),
+    /// List the legal moves of the side to move, with the position after each.
+    Moves(MovesArgs),
+}
+
+/// Which game, which options, which position: shared by every subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
+    #[arg(value_parser = parse_game)]
+    game: GameKind,
+    /// Holes per row (default: the game's standard board).
+    #[arg(long)]
+    holes: Option<u32>,
+    /// Seeds per hole in the start position (default: the game's standard).
+    #[arg(long)]
+    seeds: Option<u32>,
+    /// A position in RULES.md notation, e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S (default: the start).
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+/// The rule options (RULES.md §2.12); each belongs to one game.
+#[derive(Args, Debug, Clone, Copy)]
+struct RuleArgs {
+    /// Kalah: a last seed in an own empty pit is banked even if the opposite pit is empty.
+    #[arg(long)]
+    empty_capture: bool,
+    /// Kalah: the game ends only when the player to move has no seeds.
+    #[arg(long)]
+    end_when_mover_empty: bool,
+    /// Dakon: the nembak capture also banks the landing seed.
+    #[arg(long)]
+    nembak_takes_landing_seed: bool,
+    /// Dakon: no mikul capture.
+    #[arg(long)]
+    no_mikul: bool,
+    /// Walak-pussa: a single seed may be sown only when no own pit holds two or more.
+    #[arg(long)]
+    singleton_restriction: bool,
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Moves to apply in order, comma-separated pit numbers 1..=holes (forced passes are automatic).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    moves: Vec<String>,
+    /// Print one JSON object: {"position", "to_move", "score"}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct MovesArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Print {"moves":[{"move":K,"position":POS},...]}.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse()
+}
+
+impl PositionArgs {
+    /// The game with its options.
+    pub fn variant(&self) -> Result<Variant> {
+        let r = self.rules;
+        let flags = RuleFlags {
+            empty_capture: r.empty_capture,
+            end_when_mover_empty: r.end_when_mover_empty,
+            nembak_takes_landing_seed: r.nembak_takes_landing_seed,
+            no_mikul: r.no_mikul,
+            singleton_restriction: r.singleton_restriction,
+        };
+        Variant::new(self.game, flags).map_err(anyhow::Error::msg)
+    }
+
+    /// The position asked for: `--position`, or the start of `--holes` × `--seeds`.
+    pub fn position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
+        let kind = R::KIND;
+        let (min, max) = kind.holes_range();
+        if let Some(h) = self.holes {
+            if h < min as u32 || h > max as u32 {
+                bail!("{} is played with {min} to {max} holes per row, not {h}", kind.name());
+            }
+        }
+        if let Some(text) = &self.position {
+            if self.seeds.is_some() {
+                bail!("--seeds sets up a start position; it cannot be combined with --position");
+            }
+            let setup: Setup = text.parse().with_context(|| format!("invalid --position '{text}'"))?;
+            if let Some(h) = self.holes {
+                if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {
+                    bail!(
+                        "invalid --position '{text}': it has {} pits per row but --holes is {h}",
+                        setup.south.len()
+                    );
+                }
+            }
+            return Position::from_setup(rules, &setup).with_context(|| format!("invalid --position '{text}'"));
+        }
+        let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
+        let (smin, smax) = kind.seeds_range(holes);
+        let seeds = match self.seeds {
+            None => kind.default_seeds(holes),
+            Some(s) if s >= smin as u32 && s <= smax as u32 => s as u8,
+            Some(s) => bail!(
+                "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
+                kind.name()
+            ),
+        };
+        Ok(Position::start(rules, holes, seeds)?)
+    }
+}
+
+/// Runs the command line; `Ok` carries the process exit code.
+pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
+    match cli.command {
+        Command::Show(a) => {
+            let v = a.variant()?;
+            crate::with_rules!(v, r => play::show(&a, r))
+        }
+        Command::Play(a) => {
+            let v = a.pos.variant()?;
+            crate::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json))
+        }
+        Command::Moves(a) => {
+            let v = a.pos.variant()?;
+            crate::with_rules!(v, r => play::moves(&a.pos, r, a.json))
+        }
+    }
+}

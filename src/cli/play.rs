@@ -1,0 +1,92 @@
+//! `show`, `play` and `moves`.
+
+use super::{draw, PositionArgs};
+use crate::board::{Move, Side};
+use crate::rules::Rules;
+use anyhow::{bail, Result};
+use serde_json::json;
+use std::io::Write;
+use std::process::ExitCode;
+
+fn side_letter(s: Option<Side>) -> serde_json::Value {
+    match s {
+        Some(s) => json!(s.letter().to_string()),
+        None => serde_json::Value::Null,
+    }
+}
+
+pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> {
+    let p = args.position(rules)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(draw(&p).as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses one entry of `--moves`.
+fn parse_move(text: &str, place: usize) -> Result<u32> {
+    match text.trim().parse::<u32>() {
+        Ok(m) => Ok(m),
+        Err(_) => bail!("move #{place} ('{text}') is not a pit number"),
+    }
+}
+
+pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, moves: &[String], json: bool) -> Result<ExitCode> {
+    let mut p = args.position(rules)?;
+    for (i, text) in moves.iter().enumerate() {
+        let place = i + 1;
+        let m = parse_move(text, place)?;
+        let mv = Move(u8::try_from(m).unwrap_or(u8::MAX));
+        p = match p.try_play(mv) {
+            Ok(q) => q,
+            Err(crate::IllegalMove::OutOfRange { holes, .. }) => {
+                bail!("move #{place} ({m}) is illegal: out of range (moves are 1..={holes})")
+            }
+            Err(e) => {
+                let who = p.to_move().map_or(String::new(), |s| format!(" for {s}"));
+                bail!("move #{place} ({m}) is illegal{who} in {p}: {e}")
+            }
+        };
+    }
+    let mut out = std::io::stdout().lock();
+    if json {
+        let v = json!({
+            "game": R::KIND.name(),
+            "position": p.to_string(),
+            "to_move": side_letter(p.to_move()),
+            "score": p.score(),
+            "over": p.is_over(),
+        });
+        writeln!(out, "{v}")?;
+    } else {
+        out.write_all(draw(&p).as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Result<ExitCode> {
+    let p = args.position(rules)?;
+    let mut list = Vec::new();
+    p.for_each_child(|m, q| list.push((m, q)));
+    let mut out = std::io::stdout().lock();
+    if json {
+        let moves: Vec<_> = list.iter().map(|(m, q)| json!({"move": m.0, "position": q.to_string()})).collect();
+        writeln!(out, "{}", json!({ "moves": moves }))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "position: {p}")?;
+    match p.to_move() {
+        None => writeln!(out, "the game is over: no moves")?,
+        Some(side) => {
+            writeln!(out, "{side} to move, {} legal move{}:", list.len(), if list.len() == 1 { "" } else { "s" })?;
+            for (m, q) in &list {
+                let note = match q.to_move() {
+                    None => "  (game over)",
+                    Some(s) if s == side => "  (moves again)",
+                    Some(_) => "",
+                };
+                writeln!(out, "  {m:>2}  {q}{note}")?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,145 @@
+//! The command line, run as a user runs it.
+
+use std::process::{Command, Output};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala")).args(args).output().expect("run mancala")
+}
+
+/// Runs and expects success; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let o = mancala(args);
+    assert!(o.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Runs and expects a clean failure (non-zero exit, message on stderr, nothing on stdout, no
+/// panic); returns stderr.
+fn fails(args: &[&str]) -> String {
+    let o = mancala(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "{args:?} should fail");
+    assert!(o.stdout.is_empty(), "{args:?} printed to stdout: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(!err.trim().is_empty(), "{args:?}: no message");
+    err
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("one JSON object")
+}
+
+#[test]
+fn show_draws_the_start() {
+    let out = ok(&["show", "kalah"]);
+    assert!(out.contains("position: 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S"), "{out}");
+    assert!(out.contains("South to move"));
+    let out = ok(&["show", "dakon", "--holes", "3"]);
+    assert!(out.contains("3,3,3/3,3,3/0,0/S"), "{out}");
+}
+
+#[test]
+fn show_puts_north_right_to_left() {
+    let out = ok(&["show", "kalah", "--position", "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N"]);
+    let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with('|')).collect();
+    let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+    assert_eq!(cells(rows[0]), ["0", "4", "5", "5", "5", "0"]);
+    assert_eq!(cells(rows[1]), ["0", "6", "2", "6", "6", "0"]);
+}
+
+#[test]
+fn play_json_follows_k1_to_k4() {
+    let v = json(&["play", "kalah", "--moves", "3,6,6,1", "--json"]);
+    assert_eq!(v["position"], "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N");
+    assert_eq!(v["to_move"], "N");
+    assert_eq!(v["score"], serde_json::json!([8, 1]));
+}
+
+#[test]
+fn play_to_the_end_reports_null_side() {
+    let v = json(&["play", "kalah", "--position", "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", "--moves", "6", "--json"]);
+    assert_eq!(v["position"], "0,0,0,0,0,0/0,0,0,0,0,0/21,27/-");
+    assert!(v["to_move"].is_null());
+    assert_eq!(v["score"], serde_json::json!([21, 27]));
+}
+
+#[test]
+fn play_applies_rule_flags() {
+    let before = "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S";
+    let v = json(&["play", "kalah", "--empty-capture", "--position", before, "--moves", "1", "--json"]);
+    assert_eq!(v["position"], "0,0,0,0,0,3/1,1,1,1,0,1/1,0/N");
+    let v = json(&["play", "dakon", "--no-mikul", "--position", "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S", "--moves", "7", "--json"]);
+    assert_eq!(v["position"], "1,1,1,1,1,1,0/2,1,2,1,1,1,1/1,0/N");
+    let v = json(&["play", "walak-pussa", "--singleton-restriction", "--position", "0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S", "--json"]);
+    assert_eq!(v["position"], "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-");
+}
+
+#[test]
+fn moves_json_lists_legal_moves_in_order() {
+    let v = json(&["moves", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--json"]);
+    let ks: Vec<u64> = v["moves"].as_array().unwrap().iter().map(|m| m["move"].as_u64().unwrap()).collect();
+    assert_eq!(ks, [1, 3, 4, 5]);
+    let v = json(&["moves", "kalah", "--json"]);
+    assert_eq!(v["moves"][2]["position"], "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S");
+}
+
+#[test]
+fn illegal_moves_name_their_place_and_reason() {
+    let e = fails(&["play", "kalah", "--moves", "3,3"]);
+    assert!(e.contains("#2") && e.contains("empty"), "{e}");
+    let e = fails(&["play", "kalah", "--moves", "7"]);
+    assert!(e.contains("#1") && e.contains("out of range"), "{e}");
+    let e = fails(&["play", "kalah", "--moves", "0"]);
+    assert!(e.contains("out of range"), "{e}");
+    let e = fails(&["play", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--moves", "6"]);
+    assert!(e.contains("endless"), "{e}");
+    let e = fails(&["play", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--moves", "2"]);
+    assert!(e.contains("single seed"), "{e}");
+    let e = fails(&["play", "walak-pussa", "--singleton-restriction", "--position", "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S", "--moves", "1"]);
+    assert!(e.contains("singleton"), "{e}");
+    let e = fails(&["play", "kalah", "--position", "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", "--moves", "6,1"]);
+    assert!(e.contains("#2") && e.contains("over"), "{e}");
+    let e = fails(&["play", "kalah", "--moves", "3,x"]);
+    assert!(e.contains("#2"), "{e}");
+    let e = fails(&["play", "kalah", "--moves", "-1"]);
+    assert!(e.contains("#1"), "{e}");
+}
+
+#[test]
+fn malformed_positions_are_rejected_clearly() {
+    for (pos, needle) in [
+        ("4,4,4/4,4/0,0/S", "North's row has 2"),
+        ("4,4,x/4,4,4/0,0/S", "not a non-negative"),
+        ("4,4,-4/4,4,4/0,0/S", "no sign"),
+        ("4,4,4/4,4,4/0,0/W", "side marker"),
+        ("4,4,4/4,4,4/0,0/-", "'-'"),
+        ("4,4,4/4,4,4/0/S", "exactly two"),
+        ("4,4,4/4,4,4/0,0", "4"),
+        ("4,,4/4,4,4/0,0/S", "empty count"),
+        ("200,200,4/4,4,4/0,0/S", "at most 255"),
+        ("99999999999,4,4/4,4,4/0,0/S", "too large"),
+        ("", "fields"),
+    ] {
+        let e = fails(&["show", "kalah", "--position", pos]);
+        assert!(e.contains(needle), "{pos}: {e}");
+    }
+    let e = fails(&["show", "kalah", "--holes", "4", "--position", "4,4,4/4,4,4/0,0/S"]);
+    assert!(e.contains("--holes is 4"), "{e}");
+    let e = fails(&["show", "dakon", "--position", "1,1/1,1/0,0/S"]);
+    assert!(e.contains("3 to 10 holes"), "{e}");
+}
+
+#[test]
+fn bad_sizes_flags_and_games_are_rejected() {
+    assert!(fails(&["show", "kalah", "--holes", "9"]).contains("1 to 8 holes"));
+    assert!(fails(&["show", "dakon", "--holes", "2"]).contains("3 to 10 holes"));
+    assert!(fails(&["show", "san-yao", "--seeds", "9"]).contains("1 to 8 seeds"));
+    assert!(fails(&["show", "kalah", "--seeds", "0"]).contains("seeds per hole"));
+    assert!(fails(&["show", "kalah", "--holes", "-3"]).contains("-3"));
+    assert!(fails(&["show", "chess"]).contains("unknown game"));
+    assert!(fails(&["show", "kalah", "--no-mikul"]).contains("applies to dakon only"));
+    assert!(fails(&["show", "dakon", "--singleton-restriction"]).contains("walak-pussa only"));
+    assert!(fails(&["show", "kalah", "--frobnicate"]).contains("--frobnicate"));
+    assert!(fails(&["show", "kalah", "--seeds", "3", "--position", "3/3/0,0/S"]).contains("cannot be combined"));
+    assert!(fails(&["frobnicate"]).contains("frobnicate"));
+}
