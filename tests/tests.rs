@@ -2,3 +2,4 @@
 
 mod examples;
 mod cli;
+mod props;
