@@ -18,3 +18,4 @@ pub mod search;
 pub mod tt;
 
 pub use game::{Child, Children, Game, MAX_MOVES};
+pub use retro::{solve_layer, Indexer};

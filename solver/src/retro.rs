@@ -1,1 +1,0 @@
-//! Retrograde analysis, layer by layer, over an indexable game (not written yet).

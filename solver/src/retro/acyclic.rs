@@ -1,0 +1,170 @@
+//! Acyclic layers: memoised depth-first minimax inside the layer, parallel over chunks of slots.
+
+use std::sync::atomic::{AtomicI16, Ordering};
+
+use rayon::prelude::*;
+
+use super::{classify, into_values, load, to_entry, Edge, Indexer, CHUNK};
+use crate::game::{Children, Game};
+
+/// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
+const UNKNOWN: i16 = i16::MIN;
+
+/// One level of the explicit depth-first stack.
+struct Frame<G: Game> {
+    /// The slot being computed.
+    slot: u64,
+    /// Its children.
+    children: Children<G>,
+    /// The next child to look at.
+    cursor: usize,
+    /// The best child value so far (`i32::MIN` before the first).
+    best: i32,
+}
+
+/// A depth-first stack whose frames are reused: no allocation once it has reached the layer's
+/// deepest internal path.
+struct Stack<G: Game> {
+    frames: Vec<Frame<G>>,
+    depth: usize,
+}
+
+impl<G: Game> Stack<G> {
+    fn new() -> Self {
+        Self {
+            frames: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// Opens a frame for `pos` in `slot` and generates its children.
+    fn push(&mut self, slot: u64, pos: &G) {
+        if self.depth == self.frames.len() {
+            self.frames.push(Frame {
+                slot,
+                children: Children::new(),
+                cursor: 0,
+                best: i32::MIN,
+            });
+        }
+        let f = &mut self.frames[self.depth];
+        f.slot = slot;
+        f.cursor = 0;
+        f.best = i32::MIN;
+        f.children.clear();
+        pos.children(&mut f.children);
+        self.depth += 1;
+    }
+}
+
+/// Computes `F` of every slot of an acyclic layer. See the module docs of `retro`.
+pub(super) fn solve<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Vec<i16> {
+    let len = ix.layer_len(layer);
+    let n = usize::try_from(len).expect("layer too large for this machine");
+    let memo: Vec<AtomicI16> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicI16::new(UNKNOWN))
+        .collect();
+    let chunks = n.div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .for_each_init(Stack::new, |stack, c| {
+            let start = c * CHUNK;
+            let end = (start + CHUNK).min(n);
+            for slot in start as u64..end as u64 {
+                if load(&memo, slot) != UNKNOWN {
+                    continue;
+                }
+                match ix.position(layer, slot) {
+                    Some(pos) => {
+                        debug_assert_eq!(
+                            ix.index(&pos),
+                            slot,
+                            "position({layer}, {slot}) = {pos:?} indexes elsewhere"
+                        );
+                        walk(ix, layer, lower, &memo, stack, slot, &pos);
+                    }
+                    None => memo[slot as usize].store(0, Ordering::Relaxed),
+                }
+            }
+            if let Some(p) = progress {
+                p((end - start) as u64);
+            }
+        });
+    into_values(memo)
+}
+
+/// Computes and memoises `F` of `root` (in `root_slot`) and of every internal descendant not yet
+/// known, depth first, with the explicit `stack`.
+fn walk<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    memo: &[AtomicI16],
+    stack: &mut Stack<I::G>,
+    root_slot: u64,
+    root: &I::G,
+) {
+    // A path of distinct slots is at most `len` long, so a deeper walk must be going round a cycle.
+    let max_depth = ix.layer_len(layer) as usize;
+    stack.depth = 0;
+    stack.push(root_slot, root);
+    loop {
+        let top = &mut stack.frames[stack.depth - 1];
+        if top.cursor == top.children.len() {
+            // Every child seen: the frame's value is final.
+            let v = if top.children.is_empty() {
+                0
+            } else {
+                to_entry(top.best)
+            };
+            memo[top.slot as usize].store(v, Ordering::Relaxed);
+            stack.depth -= 1;
+            if stack.depth == 0 {
+                return;
+            }
+            let parent = &mut stack.frames[stack.depth - 1];
+            let c = &parent.children.as_slice()[parent.cursor];
+            let cv = if c.turn_passed {
+                -i32::from(v)
+            } else {
+                i32::from(v)
+            };
+            parent.best = parent.best.max(cv);
+            parent.cursor += 1;
+            continue;
+        }
+        let c = top.children.as_slice()[top.cursor];
+        match classify(&c, layer, lower) {
+            Edge::Exit(v) => {
+                top.best = top.best.max(v);
+                top.cursor += 1;
+            }
+            Edge::Internal => {
+                let slot = ix.index(&c.next);
+                let known = load(memo, slot);
+                if known != UNKNOWN {
+                    let cv = if c.turn_passed {
+                        -i32::from(known)
+                    } else {
+                        i32::from(known)
+                    };
+                    top.best = top.best.max(cv);
+                    top.cursor += 1;
+                } else {
+                    assert!(
+                        stack.depth <= max_depth,
+                        "layer {layer} has a cycle through {:?}, but the game says CAN_CYCLE = false",
+                        c.next
+                    );
+                    stack.push(slot, &c.next);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Retrograde analysis, layer by layer, over an indexable game.
+//!
+//! A [`Game`]'s layer number never increases along a play, and every move that wins anything
+//! strictly lowers it. So the exact future value `F` (see [`crate::game`]) of every position of
+//! layer `k` depends only on the positions of layer `k` and on the already known values of lower
+//! layers. [`solve_layer`] computes one layer's table, given an [`Indexer`] (a perfect index of
+//! the layer's positions) and a lookup of lower-layer values (the caller's earlier tables). The
+//! caller solves layers `0, 1, 2, …` in order: the dependency order of endgame tables.
+//!
+//! # Edges
+//!
+//! For a position `x` of layer `k`, each child `c` is one of:
+//!
+//! - an **exit**, when `c.next` lies in a lower layer or the game is over there. Its value, from
+//!   the point of view of the side to move at `x`, is known at once:
+//!   `c.gain ± F(c.next)` (minus when `c.turn_passed`), with `F(c.next)` from the lower tables,
+//!   or just `c.gain` when `c.next` is over;
+//! - an **internal edge** to a position `y` of layer `k` (its gain is 0 by the trait's contract).
+//!   Its value is `F(y)`, or `-F(y)` when the turn passed: turns need not alternate, so the side to
+//!   move at `y` may be the side to move at `x`.
+//!
+//! A slot whose position has no children (the game is over) has `F = 0`.
+//!
+//! # Two algorithms
+//!
+//! [`solve_layer`] picks one from [`Game::CAN_CYCLE`]:
+//!
+//! - **Acyclic layers** (`CAN_CYCLE == false`): the internal edges form a DAG, so
+//!   `F(x) = max over children` is a plain recursion. It runs as a memoised depth-first minimax
+//!   inside the layer, in parallel over chunks of slots, with the memo a shared array of atomics
+//!   (one sentinel value means "not computed yet"). Several threads may compute the same slot; the
+//!   value is a function of the slot, so the race is harmless. The depth-first walk keeps its own
+//!   explicit stack (one reused frame per level per worker), so it neither allocates per slot nor
+//!   overflows the thread's stack: its depth is bounded by the longest internal path of the layer
+//!   (a walk deeper than the layer has slots proves a cycle, and panics). Time: one child
+//!   generation per slot (a few more where threads race), `O(slots + edges)` in all, spread over
+//!   the threads. Memory: 2 bytes per slot, plus a stack of `MAX_MOVES` children per level of the
+//!   deepest walk per thread.
+//!
+//! - **Cyclic layers** (`CAN_CYCLE == true`): the exact fixpoint of RULES §8.5, computed with
+//!   counters in time linear in the layer's size for *all thresholds together*. See below.
+//!
+//! # The cyclic algorithm
+//!
+//! §8.5 states the fixpoint for a fixed maximising player, South. Here values are relative to the
+//! side to move at each node, and a slot may even stand for positions of either side (when the
+//! indexer folds mirror images together), so "South" is not a property of a slot. The exact
+//! statement is over the *doubled* graph: node `(x, 0)` is `x` with the maximiser `A` to move,
+//! `(x, 1)` is `x` with the minimiser `B` to move; an internal edge `x → y` leads from `(x, p)` to
+//! `(y, p ^ turn_passed)`; an exit of value `e` (for `x`'s mover) pays `A` the amount `e` at
+//! `(x, 0)` and `-e` at `(x, 1)`. §8.5 on that graph defines `W_t` for each threshold `t`, and
+//! `F(x) = max { t : (x, 0) ∈ W_t }`.
+//!
+//! Rather than work on the doubled graph, we name its two halves for a positive threshold `u`:
+//!
+//! ```text
+//! P_u = { x : (x, 0) ∈ W_u } = { x : F(x) >= u }     the mover can force at least u
+//! N_u = { x : (x, 1) ∈ W_u } = { x : F(x) <= -u }    the opponent can force at least u
+//! ```
+//!
+//! and read §8.5's set equations off the doubled graph, in terms of each node's own mover:
+//!
+//! ```text
+//! x ∈ P_u  ⇐  some exit  e >= u,
+//!             or some internal edge to y ∈ P_u that keeps the turn,
+//!             or some internal edge to y ∈ N_u that passes it;
+//! x ∈ N_u  ⇐  x has a child, every exit e <= -u,
+//!             every internal edge that keeps the turn leads into N_u,
+//!             and every internal edge that passes it leads into P_u.
+//! ```
+//!
+//! This is the crux with turns that need not alternate: a threshold is always stated for the
+//! mover *at that node*. An edge that keeps the turn carries "the mover gets at least `u`" to the
+//! same statement at the target; an edge that passes it turns it into "the target's mover gets at
+//! most `-u`". So `P_u` and `N_u` (same `u`) are computed together, and nothing else couples.
+//! When every slot carries its absolute side to move, the doubled graph is just two mirror copies
+//! of the game; when an index folds a position with its mirror image, a cycle may return to a slot
+//! with the other player to move, and the doubled graph handles that too.
+//!
+//! For `u > 0` both sets are *least* fixpoints (one joint least fixpoint of the pair): a player
+//! who wants at least `u > 0` must actually reach a good exit, because staying in the layer forever
+//! yields 0 < `u`. This is the attractor of a reachability game, and it is exactly §8.5 for `t > 0`
+//! on both halves of the doubled graph.
+//!
+//! §8.5's *greatest* fixpoints for `t <= 0` need no separate pass. The greatest fixpoint `W_t` for
+//! `t <= 0` is the complement of the least fixpoint of the dual game, in which the minimiser tries
+//! to force a payoff below `t`, that is at least `1 - t > 0` for itself (values are integers),
+//! and for that player an endless stay (worth 0 >= `t` to the maximiser) is a loss. On the doubled
+//! graph that dual attractor is `{ (x, 0) : x ∈ N_{1-t} } ∪ { (x, 1) : x ∈ P_{1-t} }` (the
+//! rules match one for one). So `F(x) >= t ⇔ x ∉ N_{1-t}` for `t <= 0`, and the positive
+//! thresholds determine everything:
+//!
+//! ```text
+//! F(x) = u    when u is the largest u with x ∈ P_u,
+//! F(x) = -u   when u is the largest u with x ∈ N_u,
+//! F(x) = 0    when x lies in no P_u and no N_u (neither side can force a gain: endless play).
+//! ```
+//!
+//! Only a slot's *best* exit matters (the mover reaches `u` by an exit iff the best one is
+//! `>= u`; every exit is `<= -u` iff the best one is), so the sets change only at thresholds `u`
+//! equal to `|best exit|` of some slot, and every value is `±` such a `u`, or 0.
+//!
+//! **Counters.** Both sets shrink as `u` grows. So the algorithm visits the thresholds in
+//! *decreasing* order and grows the sets incrementally: going from `u'` down to `u < u'`, the
+//! least fixpoint for `u` is the closure, under the `u` rules, of the least fixpoint for `u'`
+//! (which it contains). Each slot keeps one counter: the number of its internal edges not yet
+//! "satisfied" for `N` (a turn-keeping edge is satisfied when its target joins `N`, a passing edge
+//! when its target joins `P`). At threshold `u` the algorithm
+//!
+//! 1. adds to `P` every slot whose best exit is `u`;
+//! 2. adds to `N` every slot whose best exit is `-u` and whose counter is already 0;
+//! 3. propagates along predecessor lists: when `y` joins `P`, a predecessor by a turn-keeping edge
+//!    joins `P`, and a predecessor by a passing edge decrements its counter; when `y` joins `N`, a
+//!    predecessor by a passing edge joins `P`, and one by a turn-keeping edge decrements its
+//!    counter; a slot whose counter reaches 0 joins `N` if its best exit is `<= -u` (or it has no
+//!    exit; a slot with no child at all counts as having the exit 0).
+//!
+//! A slot's value is fixed when it joins a set: `u` for `P`, `-u` for `N`.
+//!
+//! **Termination and cost.** Each slot joins each set at most once, and each internal edge is
+//! looked at once when its target joins `P` and once when it joins `N`. So the whole fixpoint,
+//! over all thresholds, costs `O(slots + edges)` after building the graph, not
+//! `O(thresholds × edges)`.
+//!
+//! **Exactness.** Every join is derived by a rule of the current threshold `u` from slots
+//! already in the sets, and the rules of larger thresholds are stricter, so (by induction on the
+//! order of joins) the sets never leave the least fixpoint for `u`. Conversely, when the
+//! propagation stops no rule of `u` can add a slot: a slot's exit rules are checked when `u`
+//! reaches its best exit, and its edge rules whenever one of its successors joins. So the sets are
+//! closed under the rules: a fixpoint inside the least one, hence the least one.
+//!
+//! Building the graph (one child generation per slot, the exit values, the successor lists in CSR
+//! form, the predecessor lists by inverting them) runs in parallel; the propagation is sequential
+//! and linear. Memory at the peak: about 25 bytes per slot plus 8 bytes per internal edge (edge
+//! entries are `u32` slots, one bit of which marks a passing edge, so a cyclic layer may have at
+//! most 2^31 slots).
+
+use std::sync::atomic::{AtomicI16, Ordering};
+
+use crate::game::{Child, Game};
+
+mod acyclic;
+mod cyclic;
+#[cfg(test)]
+mod tests;
+
+/// A perfect index of the positions of each layer.
+///
+/// Layers and slots are dense: layer `k` has slots `0..layer_len(k)`. An index may fold together
+/// positions that the game treats as equivalent (same future value, for instance mirror images
+/// with the side to move swapped), and may leave slots unused.
+pub trait Indexer: Sync {
+    /// The game.
+    type G: Game;
+
+    /// Number of index slots in `layer`.
+    fn layer_len(&self, layer: u32) -> u64;
+
+    /// The slot of a position (in layer `pos.layer()`). Positions that the game treats as
+    /// equivalent (same future value) may share a slot.
+    fn index(&self, pos: &Self::G) -> u64;
+
+    /// The position in a slot, or `None` when the slot holds no position the search can meet (an
+    /// unreachable or non-normalised slot; its value is then unspecified: store 0).
+    fn position(&self, layer: u32, index: u64) -> Option<Self::G>;
+}
+
+/// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
+///
+/// `lower` returns the exact `F` of any position in a lower layer (the caller's already-built
+/// tables). `progress`, when given, is called from worker threads with the number of slots just
+/// finished, in chunks of a few thousand; the calls add up to `layer_len(layer)`. (In a cyclic
+/// layer they count the graph-building pass; a linear-time fixpoint pass follows the last call.)
+///
+/// Runs on the current rayon thread pool (use `ThreadPool::install` to choose one). The result
+/// does not depend on the number of threads. Slots whose position is `None` get 0. See the module
+/// docs for the algorithms.
+///
+/// # Panics
+///
+/// When a value does not fit in `-32767..=32767`; when a game with `CAN_CYCLE == false` has a
+/// cycle in this layer; when a cyclic layer has more than 2^31 slots; and (in debug builds) when
+/// the game breaks the [`Game`] contract (an internal edge with a gain, a child in a higher layer).
+pub fn solve_layer<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Vec<i16> {
+    if <I::G as Game>::CAN_CYCLE {
+        cyclic::solve(ix, layer, lower, progress)
+    } else {
+        acyclic::solve(ix, layer, lower, progress)
+    }
+}
+
+/// Slots per unit of parallel work (and per progress report).
+const CHUNK: usize = 1 << 12;
+
+/// The largest value magnitude a table holds; `i16::MIN` stays free as a sentinel.
+const MAX_VALUE: i32 = i16::MAX as i32;
+
+/// What a child is, seen from its parent in `layer`.
+enum Edge {
+    /// The value of the move for the parent's mover, known without looking inside the layer.
+    Exit(i32),
+    /// A move to a live position of the same layer; the value is `±F(next)`.
+    Internal,
+}
+
+/// Classifies a child of a position of `layer`, computing its value when it is an exit.
+#[inline]
+fn classify<G: Game>(c: &Child<G>, layer: u32, lower: &(dyn Fn(&G) -> i32 + Sync)) -> Edge {
+    let next_layer = c.next.layer();
+    debug_assert!(
+        next_layer <= layer,
+        "a move raised the layer from {layer} to {next_layer}: {c:?}"
+    );
+    if next_layer < layer {
+        let f = lower(&c.next);
+        Edge::Exit(c.gain + if c.turn_passed { -f } else { f })
+    } else if c.next.is_over() {
+        debug_assert_eq!(
+            c.gain, 0,
+            "a move that wins something stayed in layer {layer}: {c:?}"
+        );
+        Edge::Exit(c.gain)
+    } else {
+        debug_assert_eq!(
+            c.gain, 0,
+            "a move that wins something stayed in layer {layer}: {c:?}"
+        );
+        Edge::Internal
+    }
+}
+
+/// Narrows a value to a table entry.
+///
+/// # Panics
+/// When it does not fit in `-MAX_VALUE..=MAX_VALUE`.
+#[inline]
+fn to_entry(v: i32) -> i16 {
+    assert!(
+        (-MAX_VALUE..=MAX_VALUE).contains(&v),
+        "value {v} does not fit in a table entry"
+    );
+    v as i16
+}
+
+/// Unwraps a finished memo array without copying (in-place collect: same size and alignment).
+fn into_values(memo: Vec<AtomicI16>) -> Vec<i16> {
+    memo.into_iter().map(|a| a.into_inner()).collect()
+}
+
+/// Loads a memo entry (relaxed: each entry is written once with its final value, or several
+/// times with the same value, and nothing else is published through it).
+#[inline]
+fn load(memo: &[AtomicI16], slot: u64) -> i16 {
+    memo[slot as usize].load(Ordering::Relaxed)
+}
