@@ -22,6 +22,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod game;
 pub mod notation;
 pub mod position;
 pub mod rank;

@@ -5,6 +5,7 @@
 
 mod draw;
 mod play;
+mod solve;
 
 use crate::notation::Setup;
 use crate::rules::{GameKind, Rules};
@@ -31,6 +32,21 @@ enum Command {
     Play(PlayArgs),
     /// List the legal moves of the side to move, with the position after each.
     Moves(MovesArgs),
+    /// The exact value of a position under perfect play, the best moves and a principal variation.
+    Solve(SolveArgs),
+    /// The exact value of every legal move.
+    Analyze(SolveArgs),
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    #[command(flatten)]
+    search: solve::SearchArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Which game, which options, which position: shared by every subcommand.
@@ -163,6 +179,14 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Moves(a) => {
             let v = a.pos.variant()?;
             crate::with_rules!(v, r => play::moves(&a.pos, r, a.json))
+        }
+        Command::Solve(a) => {
+            let v = a.pos.variant()?;
+            crate::with_rules!(v, r => solve::solve(&a.pos, &a.search, r, a.json))
+        }
+        Command::Analyze(a) => {
+            let v = a.pos.variant()?;
+            crate::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
         }
     }
 }

@@ -1,0 +1,260 @@
+//! `solve` and `analyze`: exact values from the game-agnostic search.
+
+use super::PositionArgs;
+use crate::board::Side;
+use crate::rules::Rules;
+use crate::Position;
+use anyhow::{bail, Result};
+use clap::Args;
+use serde_json::json;
+use solver::search::{Progress, SearchConfig, SearchError, Solver};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Search settings shared by `solve` and `analyze`.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size in MiB (default 1024; smaller boards use only what they can fill).
+    #[arg(long)]
+    hash_mb: Option<u64>,
+    /// Show a progress line on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+}
+
+/// The default transposition table size.
+const DEFAULT_HASH_MB: u64 = 1024;
+
+/// MemAvailable from /proc/meminfo, in bytes, when the system says.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+impl SearchArgs {
+    /// The search configuration for `root`, with the table sized to what the position can use
+    /// and what the machine can give.
+    fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
+        let threads = match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(t) if t > 1024 => bail!("--threads {t} is more than this program supports (1024)"),
+            Some(t) => t,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let asked_mb = self.hash_mb.unwrap_or(DEFAULT_HASH_MB);
+        if asked_mb == 0 {
+            bail!("--hash-mb must be at least 1");
+        }
+        let asked = asked_mb.checked_mul(1 << 20).ok_or_else(|| anyhow::anyhow!("--hash-mb {asked_mb} is too large"))?;
+        if let Some(avail) = available_memory() {
+            if self.hash_mb.is_some() && asked > avail {
+                bail!(
+                    "--hash-mb {asked_mb} asks for more memory than this machine has available ({} MiB)",
+                    avail >> 20
+                );
+            }
+        }
+        // A table with more slots than there are positions is wasted: 16 bytes a position, at
+        // least 1 MiB.
+        let useful = root.key_bound().saturating_mul(16).max(1 << 20);
+        let bytes = (asked as u128).min(useful);
+        let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+        Ok(SearchConfig { threads, tt_bytes: bytes, stop: Some(interrupt_flag()), progress: None })
+    }
+
+    fn wants_progress(&self) -> bool {
+        self.progress || std::io::stderr().is_terminal()
+    }
+}
+
+/// A stop flag raised by Ctrl-C, so a long solve ends with a message instead of a kill.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // If a handler cannot be installed, Ctrl-C simply kills the process as usual.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// Runs `work` with a progress line on stderr (after the first second) when asked.
+fn with_progress<T>(
+    show: bool,
+    cfg: &mut SearchConfig,
+    to_final: impl Fn(i32) -> i32 + Send + Sync,
+    work: impl FnOnce(&SearchConfig) -> T,
+) -> T {
+    if !show {
+        return work(cfg);
+    }
+    let progress = Arc::new(Progress::new());
+    cfg.progress = Some(progress.clone());
+    let done = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        let d = done.clone();
+        let to_final = &to_final;
+        s.spawn(move || {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            let mut shown = false;
+            while !d.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let t = started.elapsed().as_secs_f64();
+                if t < 1.0 {
+                    continue;
+                }
+                shown = true;
+                let (lo, hi) = progress.bounds();
+                let (a, b) = (to_final(lo).min(to_final(hi)), to_final(lo).max(to_final(hi)));
+                let nodes = progress.nodes();
+                bar.set_message(format!(
+                    "{:.0} s, {} nodes ({:.1} M/s), value in [{a:+}, {b:+}]",
+                    t,
+                    nodes,
+                    nodes as f64 / t / 1e6
+                ));
+                bar.tick();
+            }
+            if shown {
+                bar.finish_and_clear();
+            }
+        });
+        let r = work(cfg);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+fn search_error(e: SearchError) -> anyhow::Error {
+    match e {
+        SearchError::Interrupted => anyhow::anyhow!("interrupted: the search was stopped before it finished (no value)"),
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
+/// "South wins by 8", "North wins by 2", "a draw".
+fn verdict(value: i32) -> String {
+    match value.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("South wins by {value}"),
+        std::cmp::Ordering::Less => format!("North wins by {}", -value),
+        std::cmp::Ordering::Equal => "a draw".to_string(),
+    }
+}
+
+/// The principal variation with the side making each move: `S3 S6 N1 ...`.
+fn pv_text<R: Rules>(root: &Position<R>, pv: &[crate::board::Move]) -> (String, Vec<serde_json::Value>) {
+    let mut p = *root;
+    let mut words = Vec::new();
+    let mut js = Vec::new();
+    for &m in pv {
+        let side = p.to_move().unwrap_or(Side::South);
+        words.push(format!("{}{}", side.letter(), m.0));
+        js.push(json!({"side": side.letter().to_string(), "move": m.0}));
+        p = p.play_unchecked(m);
+    }
+    (words.join(" "), js)
+}
+
+pub(super) fn solve<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R, json: bool) -> Result<ExitCode> {
+    let p = pos.position(rules)?;
+    let mut cfg = search.config(&p)?;
+    let root = p;
+    let result = with_progress(search.wants_progress(), &mut cfg, |f| root.final_value(f), |cfg| {
+        Solver::new(&root, cfg.clone(), None).and_then(|mut s| s.solve(&root))
+    })
+    .map_err(search_error)?;
+    let value = p.final_value(result.value);
+    let (pv, pv_json) = pv_text(&p, &result.pv);
+    let hit_rate = if result.tt_probes == 0 { 0.0 } else { result.tt_hits as f64 / result.tt_probes as f64 };
+    let best: Vec<u8> = result.best.iter().map(|m| m.0).collect();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let v = json!({
+            "game": R::KIND.name(),
+            "options": rules.option_names(),
+            "position": p.to_string(),
+            "to_move": p.to_move().map(|s| s.letter().to_string()),
+            "value": value,
+            "future": result.value,
+            "best": best,
+            "pv": pv_json,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+            "tt_hit_rate": hit_rate,
+            "tt_bytes": result.tt_bytes,
+            "threads": cfg.threads,
+        });
+        writeln!(out, "{v}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "position: {p}")?;
+    writeln!(out, "value:    {value:+} ({} under perfect play; final South minus North)", verdict(value))?;
+    match p.to_move() {
+        None => writeln!(out, "the game is over")?,
+        Some(side) => {
+            let list = best.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+            writeln!(out, "best:     {list} (for {side})")?;
+            writeln!(out, "pv:       {pv}")?;
+        }
+    }
+    writeln!(
+        out,
+        "search:   {} nodes in {:.3} s ({:.2} M nodes/s), TT hit rate {:.1}%, TT {} MiB, {} thread{}",
+        result.nodes,
+        result.seconds,
+        result.nodes as f64 / result.seconds.max(1e-9) / 1e6,
+        100.0 * hit_rate,
+        result.tt_bytes >> 20,
+        cfg.threads,
+        if cfg.threads == 1 { "" } else { "s" }
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn analyze<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R, json: bool) -> Result<ExitCode> {
+    let p = pos.position(rules)?;
+    let mut cfg = search.config(&p)?;
+    let started = Instant::now();
+    let root = p;
+    let moves = with_progress(search.wants_progress(), &mut cfg, |f| f, |cfg| {
+        Solver::new(&root, cfg.clone(), None).and_then(|mut s| s.analyze(&root))
+    })
+    .map_err(search_error)?;
+    // A move's value from the mover's view, turned into the final South-minus-North score.
+    let finals: Vec<(u8, i32)> = moves.iter().map(|&(m, v)| (m.0, p.final_value(v))).collect();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let list: Vec<_> = finals.iter().map(|&(m, v)| json!({"move": m, "value": v})).collect();
+        writeln!(out, "{}", json!({ "position": p.to_string(), "moves": list }))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "position: {p}")?;
+    match p.to_move() {
+        None => writeln!(out, "the game is over: no moves (value {:+})", p.final_value(0))?,
+        Some(side) => {
+            let best = match side {
+                Side::South => finals.iter().map(|f| f.1).max(),
+                Side::North => finals.iter().map(|f| f.1).min(),
+            };
+            writeln!(out, "{side} to move; value of each move (final South minus North):")?;
+            for &(m, v) in &finals {
+                let mark = if Some(v) == best { "  best" } else { "" };
+                writeln!(out, "  {m:>2}  {v:+4}  {}{mark}", verdict(v))?;
+            }
+        }
+    }
+    writeln!(out, "time: {:.3} s", started.elapsed().as_secs_f64())?;
+    Ok(ExitCode::SUCCESS)
+}
