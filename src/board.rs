@@ -71,7 +71,7 @@ impl Pit {
 
 /// A move: the pit number `k` in `1..=n`, counted in sowing order within the mover's own row
 /// (RULES.md §2.6). South's move `k` sows `p[k-1]`, North's sows `p[n+k-1]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(pub u8);
 
 impl Move {

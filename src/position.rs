@@ -70,12 +70,6 @@ impl MoveList {
     }
 }
 
-impl Default for Move {
-    fn default() -> Self {
-        Move(0)
-    }
-}
-
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
@@ -174,10 +168,6 @@ pub struct Position<R: Rules> {
 impl<R: Rules> Position<R> {
     /// The standard start: `seeds` in every pit, stores empty, South to move, normalised.
     pub fn start(rules: R, holes: u8, seeds: u8) -> Result<Self, PositionError> {
-        let mut pits = Pits::EMPTY;
-        for i in 0..2 * holes as usize {
-            pits.set(i, seeds);
-        }
         let setup = Setup {
             south: vec![seeds as u32; holes as usize],
             north: vec![seeds as u32; holes as usize],

@@ -1,1 +1,0 @@
-//! Alpha-beta search with MTD(f) at the root (not written yet).

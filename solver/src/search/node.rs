@@ -1,0 +1,422 @@
+//! The negamax core: one thread's alpha-beta search over the future value.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+
+use super::{Shared, Stats};
+use crate::game::{Child, Children, Game, MAX_MOVES};
+use crate::tt::{Entry, Slot};
+
+/// "Not cut against any path position": the cut ply of a path-independent result.
+const NO_CUT: u32 = u32::MAX;
+
+/// Nodes between looks at the stop flags (and progress updates).
+const POLL_INTERVAL: u64 = 1 << 12;
+
+/// Nodes at a ply below this mark themselves busy so that other threads defer them. Deeper nodes
+/// are too small for the shared-counter traffic to pay off.
+const DEFER_PLY: u32 = 16;
+
+/// One position on the current search path (cyclic games only).
+#[derive(Clone, Copy)]
+struct PathEntry {
+    key: u128,
+    layer: u32,
+}
+
+/// The result of expanding a node.
+struct Outcome {
+    /// Fail-soft value: `<= alpha` an upper bound, `>= beta` a lower bound, else exact.
+    value: i32,
+    /// Move index of the best move found, for the table's move hint.
+    best: Option<u8>,
+    /// The smallest ply of a path position this result was cut against, or `NO_CUT`.
+    cut: u32,
+    /// Whether the result is worth a table entry (false for finished games: cheaper to redo).
+    store: bool,
+}
+
+/// One thread's search state. Created per job.
+pub(crate) struct Searcher<'s, 'a, G: Game> {
+    sh: &'s Shared<'a, G>,
+    stats: Stats,
+    next_poll: u64,
+    /// Nodes already reported to the shared progress counters.
+    flushed: u64,
+    aborted: bool,
+    /// The positions of the current search path, root first (cyclic games only).
+    path: Vec<PathEntry>,
+}
+
+impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
+    pub(crate) fn new(sh: &'s Shared<'a, G>) -> Self {
+        Self {
+            sh,
+            stats: Stats::default(),
+            next_poll: 0, // look at the flags at the first node: a raised stop flag wins at once
+            flushed: 0,
+            aborted: false,
+            path: Vec::with_capacity(if G::CAN_CYCLE { 1024 } else { 0 }),
+        }
+    }
+
+    /// Flushes the progress counters and returns this thread's statistics.
+    pub(crate) fn finish(mut self) -> Stats {
+        self.flush();
+        self.stats
+    }
+
+    /// Reports proven bounds on the job's value.
+    pub(crate) fn narrow(&self, lo: i32, hi: i32) {
+        if let Some(p) = self.sh.progress {
+            p.narrow(lo, hi);
+        }
+    }
+
+    /// A search of `pos` as a fresh root with window `(alpha, beta)`; `None` when stopped.
+    pub(crate) fn root(&mut self, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
+        self.path.clear();
+        let key = pos.key();
+        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, alpha, beta);
+        (!self.aborted).then_some(v)
+    }
+
+    fn flush(&mut self) {
+        if let Some(p) = self.sh.progress {
+            p.nodes
+                .fetch_add(self.stats.nodes - self.flushed, Ordering::Relaxed);
+            self.flushed = self.stats.nodes;
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = self.stats.nodes + POLL_INTERVAL;
+        if self.sh.done.load(Ordering::Relaxed)
+            || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+        self.flush();
+    }
+
+    #[inline]
+    fn probe(&mut self, slot: Slot) -> Option<Entry> {
+        self.stats.probes += 1;
+        let e = self.sh.tt.probe_at(slot);
+        self.stats.hits += u64::from(e.is_some());
+        e
+    }
+
+    fn busy_slot(&self, key: u128) -> &AtomicU16 {
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        &self.sh.busy[(h >> (64 - super::BUSY_BITS)) as usize]
+    }
+
+    /// Fail-soft alpha-beta on the future value of `pos` (whose key is `key`, in table slot
+    /// `slot`) at `ply`. Returns the value and the cut ply (see the module docs of `search`).
+    fn search(
+        &mut self,
+        pos: &G,
+        key: u128,
+        slot: Slot,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u32) {
+        // Step 1. Count the node; now and then, look at the stop flags.
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.aborted {
+            return (0, NO_CUT);
+        }
+
+        // Step 2. Clamp the window to what the position can still reach (Pons): |F| <= stake.
+        let stake = pos.stake();
+        if alpha >= stake {
+            return (stake, NO_CUT);
+        }
+        if beta <= -stake {
+            return (-stake, NO_CUT);
+        }
+        let (mut alpha, mut beta) = (alpha.max(-stake), beta.min(stake));
+
+        // Step 3. Transposition table: a stored bound may settle the node. The bounds are true
+        // bounds on F, so in acyclic games they also narrow the window; in cyclic games that could
+        // blend F with a path-dependent value, so there they are used for cutoffs only.
+        let mut tt_move = None;
+        if let Some(e) = self.probe(slot) {
+            tt_move = e.best;
+            if e.lower >= beta || e.lower == e.upper {
+                return (e.lower, NO_CUT);
+            }
+            if e.upper <= alpha {
+                return (e.upper, NO_CUT);
+            }
+            if !G::CAN_CYCLE {
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+        }
+
+        // Step 4. Oracle (endgame tables): exact, so it settles the node whatever the window.
+        if let Some(oracle) = self.sh.oracle {
+            if let Some(v) = oracle.probe(pos) {
+                debug_assert!(v.abs() <= stake, "oracle value {v} beyond stake {stake}");
+                self.sh.tt.store_at(
+                    slot,
+                    Entry {
+                        lower: v,
+                        upper: v,
+                        best: None,
+                        work: 0,
+                    },
+                );
+                return (v, NO_CUT);
+            }
+        }
+
+        // Step 5. Repetition: a position already on the path (necessarily in this layer) starts
+        // an infinite play, worth 0, and makes every result above it depend on the path.
+        if G::CAN_CYCLE {
+            let layer = pos.layer();
+            for (i, e) in self.path.iter().enumerate().rev() {
+                if e.layer != layer {
+                    break;
+                }
+                if e.key == key {
+                    return (0, i as u32);
+                }
+            }
+            debug_assert_eq!(self.path.len(), ply as usize);
+            self.path.push(PathEntry { key, layer });
+        }
+
+        let nodes_before = self.stats.nodes;
+        let out = self.expand(pos, key, ply, alpha, beta, tt_move);
+        if G::CAN_CYCLE {
+            self.path.pop();
+        }
+        if self.aborted {
+            return (0, NO_CUT);
+        }
+        let value = out.value.clamp(-stake, stake);
+        // A cut against this very node (a cycle back to it) is a fresh-search result from here.
+        let cut = if out.cut >= ply { NO_CUT } else { out.cut };
+
+        // Step 10. Store. A path-dependent result only leaves its move as an ordering hint.
+        if out.store {
+            let e = if cut != NO_CUT {
+                Entry {
+                    lower: -stake,
+                    upper: stake,
+                    best: out.best,
+                    work: 0,
+                }
+            } else {
+                let work = Entry::work_of(self.stats.nodes - nodes_before);
+                let (lower, upper) = if value <= alpha {
+                    (-stake, value)
+                } else if value >= beta {
+                    (value, stake)
+                } else {
+                    (value, value)
+                };
+                Entry {
+                    lower,
+                    upper,
+                    best: out.best,
+                    work,
+                }
+            };
+            self.sh.tt.store_at(slot, e);
+        }
+        (value, cut)
+    }
+
+    /// Steps 6 to 9: the children of a node the table could not settle.
+    fn expand(
+        &mut self,
+        pos: &G,
+        key: u128,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        tt_move: Option<u8>,
+    ) -> Outcome {
+        // Step 6. Generate the children.
+        let mut children = Children::new();
+        pos.children(&mut children);
+        let kids = children.as_slice();
+        let n = kids.len();
+        if n == 0 {
+            return Outcome {
+                value: 0,
+                best: None,
+                cut: NO_CUT,
+                store: false,
+            };
+        }
+
+        // Step 7. Enhanced transposition cutoff: bound every child's value (from the mover's
+        // side) by its stake and its table entry before searching any. One child proven >= beta
+        // settles the node, and so do children all proven <= alpha. Table bounds are true bounds
+        // on F, so these results are path-independent even in cyclic games.
+        let mut keys = [0u128; MAX_MOVES];
+        let mut slots = [Slot::default(); MAX_MOVES];
+        for (i, c) in kids.iter().enumerate() {
+            keys[i] = c.next.key();
+            slots[i] = self.sh.tt.slot(keys[i]);
+            self.sh.tt.prefetch(slots[i]);
+        }
+        let mut lo = [0i32; MAX_MOVES];
+        let mut hi = [0i32; MAX_MOVES];
+        let mut max_hi = i32::MIN;
+        for (i, c) in kids.iter().enumerate() {
+            let s = c.next.stake();
+            let (mut flo, mut fhi) = (-s, s);
+            if let Some(e) = self.probe(slots[i]) {
+                flo = flo.max(e.lower);
+                fhi = fhi.min(e.upper);
+            }
+            let (a, b) = if c.turn_passed {
+                (c.gain - fhi, c.gain - flo)
+            } else {
+                (c.gain + flo, c.gain + fhi)
+            };
+            if a >= beta {
+                let best = Some(G::move_index(c.mv));
+                return Outcome {
+                    value: a,
+                    best,
+                    cut: NO_CUT,
+                    store: true,
+                };
+            }
+            lo[i] = a;
+            hi[i] = b;
+            max_hi = max_hi.max(b);
+        }
+        if max_hi <= alpha {
+            return Outcome {
+                value: max_hi,
+                best: tt_move,
+                cut: NO_CUT,
+                store: true,
+            };
+        }
+
+        // Step 8. Order the moves: the table's move, then by what is known of the children's
+        // values (which includes their gains); ties keep `children()` order (insertion sort is
+        // stable and n is small). Measured on a game with frequent extra turns, this beat
+        // "turn-keeping moves, then larger gains" by 15-20% in nodes.
+        let mut order = [0u8; MAX_MOVES];
+        let mut score = [0i32; MAX_MOVES];
+        for (i, c) in kids.iter().enumerate() {
+            let s = if tt_move == Some(G::move_index(c.mv)) {
+                i32::MAX
+            } else {
+                // Midpoint of the child's known value interval (stake, table bounds) first:
+                // children proven good come early, proven bad late. Keeping the turn breaks ties.
+                (lo[i] + hi[i]).clamp(-0x1fff_ffff, 0x1fff_ffff) * 2 + i32::from(!c.turn_passed)
+            };
+            let mut j = i;
+            while j > 0 && score[j - 1] < s {
+                score[j] = score[j - 1];
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            score[j] = s;
+            order[j] = i as u8;
+        }
+
+        // Step 9. Search the children. With several threads, a child another thread is searching
+        // right now is put off until the others are done: by then its value is likely in the table.
+        let defer = self.sh.threads > 1 && ply < DEFER_PLY;
+        if defer {
+            self.busy_slot(key).fetch_add(1, Ordering::Relaxed);
+        }
+        let mut best = i32::MIN;
+        let mut best_i = None;
+        let mut cut = NO_CUT;
+        let mut deferred = [0u8; MAX_MOVES];
+        let mut n_deferred = 0;
+        for pass in 0..2 {
+            let len = if pass == 0 { n } else { n_deferred };
+            for j in 0..len {
+                let i = usize::from(if pass == 0 { order[j] } else { deferred[j] });
+                if hi[i] <= alpha {
+                    // Cannot raise alpha: its upper bound keeps the fail-soft value honest.
+                    best = best.max(hi[i]);
+                    continue;
+                }
+                if pass == 0
+                    && defer
+                    && j > 0
+                    && self.busy_slot(keys[i]).load(Ordering::Relaxed) > 0
+                {
+                    deferred[n_deferred] = i as u8;
+                    n_deferred += 1;
+                    continue;
+                }
+                let (v, c) =
+                    self.child(&kids[i], keys[i], slots[i], lo[i], hi[i], ply, alpha, beta);
+                if self.aborted {
+                    break;
+                }
+                cut = cut.min(c);
+                if v > best {
+                    best = v;
+                    best_i = Some(i);
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            if alpha >= beta || self.aborted {
+                break;
+            }
+        }
+        if defer {
+            self.busy_slot(key).fetch_sub(1, Ordering::Relaxed);
+        }
+        let best_mv = best_i.map(|i| G::move_index(kids[i].mv)).or(tt_move);
+        Outcome {
+            value: best,
+            best: best_mv,
+            cut,
+            store: true,
+        }
+    }
+
+    /// The value of one child from the mover's side, searched with the window `(alpha, beta)`
+    /// translated through the child's gain and turn. `lo..=hi` are its known bounds.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        c: &Child<G>,
+        key: u128,
+        slot: Slot,
+        lo: i32,
+        hi: i32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u32) {
+        if lo == hi {
+            return (lo, NO_CUT);
+        }
+        if c.turn_passed {
+            let (r, cut) = self.search(&c.next, key, slot, ply + 1, c.gain - beta, c.gain - alpha);
+            (c.gain - r, cut)
+        } else {
+            let (r, cut) = self.search(&c.next, key, slot, ply + 1, alpha - c.gain, beta - c.gain);
+            (c.gain + r, cut)
+        }
+    }
+}
