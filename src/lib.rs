@@ -24,9 +24,12 @@ pub mod board;
 pub mod cli;
 pub mod game;
 pub mod notation;
+pub mod opening;
 pub mod position;
 pub mod rank;
+pub mod reference_values;
 pub mod rules;
+pub mod tables;
 pub mod variant;
 
 pub use position::{Board, IllegalMove, MoveList, Position, PositionError};

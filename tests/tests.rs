@@ -3,3 +3,8 @@
 mod examples;
 mod cli;
 mod props;
+mod tables;
+mod solve;
+mod agree;
+mod reference;
+mod verify;

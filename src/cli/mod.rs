@@ -6,6 +6,8 @@
 mod draw;
 mod play;
 mod solve;
+mod tables;
+mod verify;
 
 use crate::notation::Setup;
 use crate::rules::{GameKind, Rules};
@@ -36,6 +38,10 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
+    /// Endgame tables: build, info, query, dump, verify.
+    Tables(tables::TablesArgs),
+    /// Check claims by computation: first-player advantage over board sizes, the published values, winning openings.
+    Verify(verify::VerifyArgs),
 }
 
 #[derive(Args, Debug)]
@@ -188,5 +194,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
             let v = a.pos.variant()?;
             crate::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
         }
+        Command::Tables(a) => tables::run(a),
+        Command::Verify(a) => verify::run(a),
     }
 }

@@ -26,6 +26,9 @@ pub struct SearchArgs {
     /// Show a progress line on stderr even when it is not a terminal.
     #[arg(long)]
     progress: bool,
+    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 /// The default transposition table size.
@@ -106,26 +109,32 @@ fn with_progress<T>(
         let d = done.clone();
         let to_final = &to_final;
         s.spawn(move || {
+            // On a terminal, a spinner line redrawn in place; elsewhere (a log file, CI) indicatif
+            // draws nothing, so write a plain line every ten seconds instead.
+            let terminal = std::io::stderr().is_terminal();
             let bar = indicatif::ProgressBar::new_spinner();
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             let mut shown = false;
+            let mut next_line = 10.0;
             while !d.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 let t = started.elapsed().as_secs_f64();
                 if t < 1.0 {
                     continue;
                 }
-                shown = true;
                 let (lo, hi) = progress.bounds();
                 let (a, b) = (to_final(lo).min(to_final(hi)), to_final(lo).max(to_final(hi)));
                 let nodes = progress.nodes();
-                bar.set_message(format!(
-                    "{:.0} s, {} nodes ({:.1} M/s), value in [{a:+}, {b:+}]",
-                    t,
-                    nodes,
-                    nodes as f64 / t / 1e6
-                ));
-                bar.tick();
+                let line =
+                    format!("{t:.0} s, {nodes} nodes ({:.2} M/s), value in [{a:+}, {b:+}]", nodes as f64 / t / 1e6);
+                if terminal {
+                    shown = true;
+                    bar.set_message(line);
+                    bar.tick();
+                } else if t >= next_line {
+                    next_line += 10.0;
+                    eprintln!("progress: {line}");
+                }
             }
             if shown {
                 bar.finish_and_clear();
@@ -171,8 +180,10 @@ pub(super) fn solve<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R,
     let p = pos.position(rules)?;
     let mut cfg = search.config(&p)?;
     let root = p;
+    let tb = search.tables.as_deref().map(|d| super::tables::open_for_search(d, &p)).transpose()?;
+    let oracle = tb.as_ref().map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let result = with_progress(search.wants_progress(), &mut cfg, |f| root.final_value(f), |cfg| {
-        Solver::new(&root, cfg.clone(), None).and_then(|mut s| s.solve(&root))
+        Solver::new(&root, cfg.clone(), oracle).and_then(|mut s| s.solve(&root))
     })
     .map_err(search_error)?;
     let value = p.final_value(result.value);
@@ -228,8 +239,10 @@ pub(super) fn analyze<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: 
     let mut cfg = search.config(&p)?;
     let started = Instant::now();
     let root = p;
+    let tb = search.tables.as_deref().map(|d| super::tables::open_for_search(d, &p)).transpose()?;
+    let oracle = tb.as_ref().map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let moves = with_progress(search.wants_progress(), &mut cfg, |f| f, |cfg| {
-        Solver::new(&root, cfg.clone(), None).and_then(|mut s| s.analyze(&root))
+        Solver::new(&root, cfg.clone(), oracle).and_then(|mut s| s.analyze(&root))
     })
     .map_err(search_error)?;
     // A move's value from the mover's view, turned into the final South-minus-North score.

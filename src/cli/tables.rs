@@ -1,0 +1,638 @@
+//! `tables build | info | query | dump | verify`: endgame tables from the command line, and the
+//! `--tables DIR` option of `solve` and `analyze`.
+//!
+//! Tables live in one directory, one file per game, options, board size and layer (see the
+//! `tables` crate's `format` module); the default directory is [`crate::tables::default_dir`].
+//! Files are memory-mapped for reading: they are written once, atomically, and never modified in
+//! place, so a mapping stays valid as long as nobody else rewrites the directory's files.
+
+use super::{parse_game, PositionArgs, RuleArgs};
+use crate::board::{Move, MAX_BOARD_SEEDS};
+use crate::rules::{GameKind, Rules};
+use crate::tables::{default_dir, table_id, MancalaIndexer};
+use crate::variant::{RuleFlags, Variant};
+use crate::Position;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+use solver::Indexer;
+use std::collections::BTreeMap;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use tables::{BuildOptions, Check, Table, TableId, Tablebase};
+
+/// Endgame tables: build, inspect, query, dump and verify them.
+#[derive(Args, Debug)]
+pub(super) struct TablesArgs {
+    #[command(subcommand)]
+    command: TablesCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TablesCommand {
+    /// Build the tables of every position with 0..=K seeds on the board (resumes a killed build).
+    Build(BuildArgs),
+    /// List every table file in the directory: game, options, holes, layer, entries, bytes,
+    /// checksum status.
+    Info(DirArgs),
+    /// The exact value of a position and its best moves, from the tables.
+    Query(QueryArgs),
+    /// Every position of one layer with its value and best moves.
+    Dump(DumpArgs),
+    /// Check every table: checksums, then every entry re-derived from its children.
+    Verify(VerifyArgs),
+}
+
+/// Which game, which options, which board (no position).
+#[derive(Args, Debug)]
+struct GameArgs {
+    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
+    #[arg(value_parser = parse_game)]
+    game: GameKind,
+    /// Holes per row (default: the game's standard board).
+    #[arg(long)]
+    holes: Option<u32>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+#[derive(Args, Debug)]
+struct DirArgs {
+    /// The table directory (default: $MANCALA_TABLES, else $XDG_CACHE_HOME/mancala/tables, else
+    /// ~/.cache/mancala/tables).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The largest number of seeds on the board to cover.
+    #[arg(long, value_name = "K")]
+    max_seeds: u32,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show progress bars on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+}
+
+#[derive(Args, Debug)]
+struct QueryArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Print one JSON object: {"position","to_move","value","future","best","moves"}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DumpFormat {
+    /// `position,value,best` with a header line; best moves space-separated.
+    Csv,
+    /// One JSON object per line: {"position","value","best"}.
+    Jsonl,
+}
+
+#[derive(Args, Debug)]
+struct DumpArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The layer to dump: seeds on the board.
+    #[arg(long, value_name = "K")]
+    seeds_on_board: u32,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DumpFormat::Csv)]
+    format: DumpFormat,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show progress bars on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+}
+
+impl DirArgs {
+    fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(default_dir)
+    }
+}
+
+impl GameArgs {
+    fn variant(&self) -> Result<Variant> {
+        let r = self.rules;
+        let flags = RuleFlags {
+            empty_capture: r.empty_capture,
+            end_when_mover_empty: r.end_when_mover_empty,
+            nembak_takes_landing_seed: r.nembak_takes_landing_seed,
+            no_mikul: r.no_mikul,
+            singleton_restriction: r.singleton_restriction,
+        };
+        Variant::new(self.game, flags).map_err(anyhow::Error::msg)
+    }
+
+    fn holes(&self) -> Result<u8> {
+        let (min, max) = self.game.holes_range();
+        match self.holes {
+            None => Ok(self.game.default_holes()),
+            Some(h) if h >= min as u32 && h <= max as u32 => Ok(h as u8),
+            Some(h) => bail!(
+                "{} is played with {min} to {max} holes per row, not {h}",
+                self.game.name()
+            ),
+        }
+    }
+}
+
+fn threads(t: Option<usize>) -> Result<usize> {
+    match t {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > 1024 => bail!("--threads {t} is more than this program supports (1024)"),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Runs a `tables` subcommand.
+pub(super) fn run(a: TablesArgs) -> Result<ExitCode> {
+    match a.command {
+        TablesCommand::Build(b) => {
+            let v = b.game.variant()?;
+            let holes = b.game.holes()?;
+            crate::with_rules!(v, r => build(&b, r, holes))
+        }
+        TablesCommand::Info(d) => info(&d.dir()),
+        TablesCommand::Query(q) => {
+            let v = q.pos.variant()?;
+            crate::with_rules!(v, r => query(&q, r))
+        }
+        TablesCommand::Dump(d) => {
+            let v = d.game.variant()?;
+            let holes = d.game.holes()?;
+            crate::with_rules!(v, r => dump(&d, r, holes))
+        }
+        TablesCommand::Verify(v) => verify(&v),
+    }
+}
+
+/// MemAvailable from /proc/meminfo, in bytes, when the system says.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
+    let k = a.max_seeds;
+    if k > MAX_BOARD_SEEDS {
+        bail!("--max-seeds {k} is more than the board can hold ({MAX_BOARD_SEEDS} seeds)");
+    }
+    let dir = a.dir.dir();
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let threads = threads(a.threads)?;
+    let mem = tables::memory_estimate(&ix, k, holes as u32);
+    eprintln!(
+        "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables); {threads} thread{}",
+        dir.display(),
+        mem.entries,
+        mem.largest_layer,
+        mib(mem.total()),
+        mib(mem.working),
+        mib(mem.tables),
+        if threads == 1 { "" } else { "s" }
+    );
+    if let Some(avail) = available_memory() {
+        if mem.total() > avail {
+            bail!(
+                "building {id} up to {k} seeds needs about {} of memory, but only {} is available",
+                mib(mem.total()),
+                mib(avail)
+            );
+        }
+    }
+    let opts = BuildOptions {
+        threads,
+        progress: a.progress || std::io::stderr().is_terminal(),
+        max_moves: holes as u32,
+    };
+    let started = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let mut io_result = Ok(());
+    let built = tables::build(&ix, &id, &dir, k, &opts, |r| {
+        let what = if r.resumed {
+            "kept (already built)".to_string()
+        } else {
+            format!(
+                "{:.3} s, {:.1} M positions/s",
+                r.seconds,
+                r.entries as f64 / r.seconds.max(1e-9) / 1e6
+            )
+        };
+        let exc = if r.exceptions > 0 {
+            format!(" + {} exceptions", r.exceptions)
+        } else {
+            String::new()
+        };
+        if let Some(why) = &r.rebuilt_because {
+            eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
+        }
+        if io_result.is_ok() {
+            io_result = writeln!(
+                out,
+                "layer {:>3}: {:>12} entries, {}{exc}, {:>12} bytes, {what}",
+                r.layer, r.entries, r.encoding, r.bytes
+            );
+        }
+    })
+    .with_context(|| format!("building the tables of {id}"))?;
+    io_result?;
+    let bytes: u64 = built.iter().map(Table::file_bytes).sum();
+    writeln!(
+        out,
+        "built {id}: layers 0 to {k}, {} entries, {bytes} bytes ({:.2} bits per entry), in {:.3} s",
+        mem.entries,
+        8.0 * bytes as f64 / mem.entries.max(1) as f64,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the tables of `rules` on `holes` holes in `dir`, memory-mapped, with the checksums of
+/// layers `0..=check_up_to` checked.
+fn open<R: Rules>(
+    dir: &Path,
+    rules: R,
+    holes: u8,
+    check_up_to: u32,
+) -> Result<Tablebase<MancalaIndexer<R>>> {
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    // SAFETY: table files are written once (temp file + rename) and never modified in place; the
+    // program asks its users not to edit or truncate them while it runs (README).
+    let tb = unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?;
+    let top = (check_up_to as usize).min(tb.tables().len() - 1);
+    use rayon::prelude::*;
+    tb.tables()[..=top]
+        .par_iter()
+        .try_for_each(Table::check_payload)?;
+    Ok(tb)
+}
+
+/// The tables for `solve --tables DIR` on position `p` (every layer's checksum is checked).
+pub(super) fn open_for_search<R: Rules>(
+    dir: &Path,
+    p: &Position<R>,
+) -> Result<Tablebase<MancalaIndexer<R>>> {
+    open(dir, *p.rules(), p.board().holes, MAX_BOARD_SEEDS)
+        .with_context(|| format!("--tables {}", dir.display()))
+}
+
+fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
+    let p = a.pos.position(rules)?;
+    let layer = solver::Game::layer(&p);
+    let tb = open(&a.dir.dir(), rules, p.board().holes, layer)?;
+    let (future, best) = tb.best_moves(&p)?;
+    let moves = tb.move_values(&p)?;
+    let value = p.final_value(future);
+    let best: Vec<u8> = best.iter().map(|m| m.0).collect();
+    // A move's value for its mover, as the final South-minus-North score.
+    let finals: Vec<(u8, i32)> = moves
+        .iter()
+        .map(|&(m, v)| (m.0, p.final_value(v)))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let list: Vec<_> = finals
+            .iter()
+            .map(|&(m, v)| json!({"move": m, "value": v}))
+            .collect();
+        let v = json!({
+            "position": p.to_string(),
+            "to_move": p.to_move().map(|s| s.letter().to_string()),
+            "value": value,
+            "future": future,
+            "best": best,
+            "moves": list,
+        });
+        writeln!(out, "{v}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "position: {p}")?;
+    writeln!(
+        out,
+        "value:    {value:+} (final South minus North under perfect play)"
+    )?;
+    if let Some(side) = p.to_move() {
+        let list = best
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        writeln!(out, "best:     {list} (for {side})")?;
+        for (m, v) in finals {
+            writeln!(out, "  move {m:>2}: {v:+}")?;
+        }
+    } else {
+        writeln!(out, "the game is over")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
+    let k = a.seeds_on_board;
+    let tb = open(&a.dir.dir(), rules, holes, k)?;
+    if k > tb.max_layer() {
+        bail!(
+            "the tables of {} cover 0 to {} seeds on the board, not {k}",
+            tb.id(),
+            tb.max_layer()
+        );
+    }
+    let ix = *tb.indexer();
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if let DumpFormat::Csv = a.format {
+        writeln!(out, "position,value,best")?;
+    }
+    for i in 0..ix.layer_len(k) {
+        let Some(p) = ix.position(k, i) else { continue };
+        let (v, best) = tb.best_moves(&p)?;
+        let best: Vec<u8> = best.iter().map(|m: &Move| m.0).collect();
+        match a.format {
+            DumpFormat::Csv => {
+                let list = best.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+                writeln!(out, "\"{p}\",{},{list}", p.final_value(v))?;
+            }
+            DumpFormat::Jsonl => {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"position": p.to_string(), "value": p.final_value(v), "best": best})
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One table file as `info` and `verify` see it.
+struct FileInfo {
+    path: PathBuf,
+    table: Result<Table, tables::TableError>,
+}
+
+fn scan(dir: &Path) -> Result<Vec<FileInfo>> {
+    let files = tables::table_files(dir)
+        .with_context(|| format!("cannot list the table directory {}", dir.display()))?;
+    Ok(files
+        .into_iter()
+        .map(|path| {
+            // SAFETY: as in `open`.
+            let table = unsafe { Table::map(&path) };
+            FileInfo { path, table }
+        })
+        .collect())
+}
+
+fn info(dir: &Path) -> Result<ExitCode> {
+    let files = scan(dir)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "directory: {}", dir.display())?;
+    if files.is_empty() {
+        writeln!(out, "no table files")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{:<36} {:<14} {:<22} {:>5} {:>5} {:>12} {:<15} {:>12}  checksum",
+        "file", "game", "options", "holes", "layer", "entries", "encoding", "bytes"
+    )?;
+    let mut groups: BTreeMap<TableId, (Vec<u32>, u64, u64)> = BTreeMap::new();
+    for f in &files {
+        let name = f
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match &f.table {
+            Err(e) => writeln!(out, "{name:<36} ERROR: {e}")?,
+            Ok(t) => {
+                let h = t.header();
+                let status = match t.check_payload() {
+                    Ok(()) => "ok".to_string(),
+                    Err(e) => format!("BAD: {e}"),
+                };
+                let opts = if h.id.options.is_empty() {
+                    "-".to_string()
+                } else {
+                    h.id.options.join(",")
+                };
+                writeln!(
+                    out,
+                    "{name:<36} {:<14} {opts:<22} {:>5} {:>5} {:>12} {:<15} {:>12}  {status}",
+                    h.id.game,
+                    h.id.holes,
+                    h.layer,
+                    h.entries,
+                    h.encoding.to_string(),
+                    t.file_bytes()
+                )?;
+                let g = groups.entry(h.id.clone()).or_default();
+                g.0.push(h.layer);
+                g.1 += h.entries;
+                g.2 += t.file_bytes();
+            }
+        }
+    }
+    writeln!(out)?;
+    for (id, (mut layers, entries, bytes)) in groups {
+        layers.sort_unstable();
+        let complete = layers
+            .iter()
+            .enumerate()
+            .take_while(|&(i, &l)| i as u32 == l)
+            .count();
+        let cover = if complete == 0 {
+            "no layer 0".to_string()
+        } else {
+            format!("layers 0 to {}", complete - 1)
+        };
+        let extra = if complete < layers.len() {
+            format!(" (+{} beyond a gap)", layers.len() - complete)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{id}: {cover}{extra}, {entries} entries, {bytes} bytes"
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The game, options and holes a table identity names.
+fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
+    let kind: GameKind = id.game.parse().map_err(anyhow::Error::msg)?;
+    let mut f = RuleFlags::default();
+    for o in &id.options {
+        match o.as_str() {
+            "empty-capture" => f.empty_capture = true,
+            "end-when-mover-empty" => f.end_when_mover_empty = true,
+            "nembak-takes-landing-seed" => f.nembak_takes_landing_seed = true,
+            "no-mikul" => f.no_mikul = true,
+            "singleton-restriction" => f.singleton_restriction = true,
+            other => bail!("unknown rule option '{other}'"),
+        }
+    }
+    let v = Variant::new(kind, f).map_err(anyhow::Error::msg)?;
+    let (min, max) = kind.holes_range();
+    if id.holes < min as u32 || id.holes > max as u32 {
+        bail!(
+            "{} is played with {min} to {max} holes per row, not {}",
+            kind.name(),
+            id.holes
+        );
+    }
+    Ok((v, id.holes as u8))
+}
+
+fn verify(a: &VerifyArgs) -> Result<ExitCode> {
+    let dir = a.dir.dir();
+    let files = scan(&dir)?;
+    let mut out = std::io::stdout().lock();
+    if files.is_empty() {
+        bail!("no table files in {}", dir.display());
+    }
+    let mut problems = 0u64;
+    // Step 1. Every file: framing and checksums.
+    let mut ids = std::collections::BTreeSet::new();
+    for f in &files {
+        match f
+            .table
+            .as_ref()
+            .map_err(|e| e.to_string())
+            .and_then(|t| t.check_payload().map(|()| t).map_err(|e| e.to_string()))
+        {
+            Ok(t) => {
+                ids.insert(t.header().id.clone());
+            }
+            Err(e) => {
+                problems += 1;
+                writeln!(out, "BAD {e}")?;
+            }
+        }
+    }
+    if problems == 0 {
+        writeln!(out, "checksums: {} files ok", files.len())?;
+    }
+    drop(files);
+    // Step 2. Every entry of every complete set, re-derived from its children.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads(a.threads)?)
+        .build()?;
+    let progress = a.progress || std::io::stderr().is_terminal();
+    for id in ids {
+        let (v, holes) = match variant_of(&id) {
+            Ok(x) => x,
+            Err(e) => {
+                problems += 1;
+                writeln!(out, "{id}: cannot check: {e}")?;
+                continue;
+            }
+        };
+        let n = crate::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, progress))?;
+        problems += n;
+    }
+    if problems > 0 {
+        writeln!(
+            out,
+            "FAILED: {problems} problem{}",
+            if problems == 1 { "" } else { "s" }
+        )?;
+        return Ok(ExitCode::FAILURE);
+    }
+    writeln!(out, "all tables verified")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Verifies the layers `0, 1, …` of one game; returns the number of problems.
+fn verify_set<R: Rules>(
+    out: &mut impl Write,
+    pool: &rayon::ThreadPool,
+    dir: &Path,
+    rules: R,
+    holes: u8,
+    progress: bool,
+) -> Result<u64> {
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    // SAFETY: as in `open`.
+    let tb = match unsafe { Tablebase::open_mmap(ix, id.clone(), dir, Check::Headers) } {
+        Ok(tb) => tb,
+        Err(e) => {
+            writeln!(out, "{id}: {e}")?;
+            return Ok(1);
+        }
+    };
+    let started = Instant::now();
+    let mut problems = 0;
+    let mut entries = 0;
+    for k in 0..=tb.max_layer() {
+        let v = pool.install(|| tables::verify_layer(&ix, tb.tables(), k, progress));
+        entries += v.entries;
+        if v.wrong > 0 {
+            problems += v.wrong;
+            writeln!(
+                out,
+                "{id}: layer {k}: {} wrong entr{}",
+                v.wrong,
+                if v.wrong == 1 { "y" } else { "ies" }
+            )?;
+            for w in &v.examples {
+                let p = ix
+                    .position(k, w.index)
+                    .map_or("(no position)".to_string(), |p| p.to_string());
+                writeln!(
+                    out,
+                    "  slot {} ({p}): stored {}, its children give {}",
+                    w.index, w.stored, w.derived
+                )?;
+            }
+        }
+    }
+    let cyclic = if R::CAN_CYCLE {
+        " (a cyclic game: one-ply consistency)"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "{id}: layers 0 to {}, {entries} entries re-derived from their children in {:.3} s: {}{cyclic}",
+        tb.max_layer(),
+        started.elapsed().as_secs_f64(),
+        if problems == 0 { "ok" } else { "WRONG" }
+    )?;
+    Ok(problems)
+}

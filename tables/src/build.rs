@@ -1,0 +1,218 @@
+//! Building tables: layers `0..=K` in dependency order, each solved by retrograde analysis and
+//! written atomically, resuming from whatever valid layers a killed build left behind.
+
+use std::path::Path;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use solver::{solve_layer, Game, Indexer};
+
+use crate::error::TableError;
+use crate::format::{encode_file, write_atomic, Encoding, TableId};
+use crate::table::Table;
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Worker threads (0 is taken as 1).
+    pub threads: usize,
+    /// Draw a progress bar per layer on stderr.
+    pub progress: bool,
+    /// The most legal moves a position can have (for the memory estimate of cyclic layers,
+    /// whose retrograde graph stores every internal edge).
+    pub max_moves: u32,
+}
+
+/// What happened to one layer.
+#[derive(Clone, Debug)]
+pub struct LayerReport {
+    /// The layer.
+    pub layer: u32,
+    /// Its entries.
+    pub entries: u64,
+    /// Bytes of its file.
+    pub bytes: u64,
+    /// How its entries are stored.
+    pub encoding: Encoding,
+    /// Entries in the exception list.
+    pub exceptions: u64,
+    /// Wall-clock seconds spent on it (solving, encoding and writing; or checking when resumed).
+    pub seconds: f64,
+    /// Whether a valid file was already there (a resumed build).
+    pub resumed: bool,
+    /// Why an existing file was rebuilt, when it was.
+    pub rebuilt_because: Option<String>,
+}
+
+/// Memory a build needs, in bytes, stated before it starts.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryEstimate {
+    /// Entries over all layers `0..=K`.
+    pub entries: u64,
+    /// Entries of the largest layer.
+    pub largest_layer: u64,
+    /// Peak working memory of the retrograde analysis (the largest layer).
+    pub working: u64,
+    /// The lower layers held for lookups (at most one byte per entry in practice; 4 bits for
+    /// Kalah-like layers).
+    pub tables: u64,
+}
+
+impl MemoryEstimate {
+    /// The sum of both.
+    pub fn total(&self) -> u64 {
+        self.working.saturating_add(self.tables)
+    }
+}
+
+/// Bytes per slot of the retrograde analysis: 2 for the acyclic memo (the values are taken over
+/// in place) plus about one for the encoded file; a cyclic layer's graph needs about 25 bytes per
+/// slot plus 8 per internal edge (see `solver::retro`).
+pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32, max_moves: u32) -> MemoryEstimate {
+    let per_slot = if <I::G as Game>::CAN_CYCLE {
+        26 + 8 * max_moves as u64
+    } else {
+        3
+    };
+    let lens: Vec<u64> = (0..=max_layer).map(|k| ix.layer_len(k)).collect();
+    let largest = lens.iter().copied().max().unwrap_or(0);
+    let entries: u64 = lens.iter().fold(0u64, |a, &b| a.saturating_add(b));
+    // The lower layers of the largest one: at most one byte per entry.
+    let top = lens.last().copied().unwrap_or(0);
+    MemoryEstimate {
+        entries,
+        largest_layer: largest,
+        working: largest.saturating_mul(per_slot),
+        tables: entries.saturating_sub(top),
+    }
+}
+
+/// Builds (or completes) the tables of `id` for layers `0..=max_layer` in `dir`, and returns
+/// them, layer `k` at index `k`.
+///
+/// A layer whose file already exists, belongs to `id`, has the right size and passes its
+/// checksum is kept as it is (so a killed build resumes from the last finished layer); any other
+/// file in its place is rebuilt and replaced. `report` is called after each layer.
+///
+/// # Errors
+/// [`TableError::Io`] when a file cannot be written; [`TableError::Threads`];
+/// [`TableError::TooLarge`].
+pub fn build<I: Indexer>(
+    ix: &I,
+    id: &TableId,
+    dir: &Path,
+    max_layer: u32,
+    opts: &BuildOptions,
+    mut report: impl FnMut(&LayerReport),
+) -> Result<Vec<Table>, TableError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.max(1))
+        .thread_name(|i| format!("tables-{i}"))
+        .build()
+        .map_err(|e| TableError::Threads(e.to_string()))?;
+    let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
+    for layer in 0..=max_layer {
+        let started = Instant::now();
+        let entries = ix.layer_len(layer);
+        if usize::try_from(entries).is_err() {
+            return Err(TableError::TooLarge { layer, entries });
+        }
+        let path = dir.join(id.file_name(layer));
+        let mut rebuilt_because = None;
+        if path.exists() {
+            let existing = Table::read(&path).and_then(|t| {
+                t.expect(id, layer, entries)?;
+                t.check_payload()?;
+                Ok(t)
+            });
+            match existing {
+                Ok(t) => {
+                    report(&layer_report(&t, started, true, None));
+                    tables.push(t);
+                    continue;
+                }
+                Err(e) => rebuilt_because = Some(e.to_string()),
+            }
+        }
+        let bar = progress_bar(opts.progress, layer, entries);
+        let values = {
+            let lower = |pos: &I::G| -> i32 {
+                if pos.is_over() {
+                    0
+                } else {
+                    tables[pos.layer() as usize].get(ix.index(pos))
+                }
+            };
+            let tick = |n: u64| bar.inc(n);
+            pool.install(|| solve_layer(ix, layer, &lower, Some(&tick)))
+        };
+        bar.finish_and_clear();
+        let mut values = values;
+        pool.install(|| fill_unused(ix, layer, &mut values));
+        let bytes = encode_file(id, layer, &values);
+        drop(values);
+        write_atomic(&path, &bytes)?;
+        let t = Table::from_bytes(path, bytes)?;
+        report(&layer_report(&t, started, false, rebuilt_because));
+        tables.push(t);
+    }
+    Ok(tables)
+}
+
+/// Gives the slots that hold no position (their value is unspecified; `solve_layer` leaves 0)
+/// the layer's parity, when every other value has it, so that the 4-bit parity encoding applies.
+///
+/// Only in odd layers (in even ones 0 already has the parity), and only the zeros are looked at:
+/// a zero in a slot with a position is a real value against the parity, and the layer keeps its
+/// zeros. The check costs one `position` call per zero, a small share of the layer.
+fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
+    use rayon::prelude::*;
+    if layer % 2 == 0 || values.par_iter().any(|&v| v != 0 && v % 2 == 0) {
+        return;
+    }
+    let zeros_are_unused = values
+        .par_iter()
+        .enumerate()
+        .all(|(i, &v)| v != 0 || ix.position(layer, i as u64).is_none());
+    if zeros_are_unused {
+        values
+            .par_iter_mut()
+            .filter(|v| **v == 0)
+            .for_each(|v| *v = 1);
+    }
+}
+
+fn layer_report(
+    t: &Table,
+    started: Instant,
+    resumed: bool,
+    rebuilt_because: Option<String>,
+) -> LayerReport {
+    let h = t.header();
+    LayerReport {
+        layer: h.layer,
+        entries: h.entries,
+        bytes: t.file_bytes(),
+        encoding: h.encoding,
+        exceptions: h.exceptions,
+        seconds: started.elapsed().as_secs_f64(),
+        resumed,
+        rebuilt_because,
+    }
+}
+
+/// A progress bar for one layer on stderr (hidden unless asked for).
+pub(crate) fn progress_bar(show: bool, layer: u32, len: u64) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "layer {prefix:>3} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, ETA {eta})",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_prefix(layer.to_string());
+    bar
+}

@@ -1,0 +1,508 @@
+//! The table file format: one file per layer (seed count on the board).
+//!
+//! # Layout
+//!
+//! All integers are little-endian.
+//!
+//! | offset     | bytes | field                                                              |
+//! |------------|-------|--------------------------------------------------------------------|
+//! | 0          | 8     | magic `MNCLTBL\n` (the newline catches text-mode transfers)        |
+//! | 8          | 4     | format version, `u32` (now [`VERSION`])                            |
+//! | 12         | 4     | `H`, the length of the encoded header, `u32` (at most 64 KiB)      |
+//! | 16         | `H`   | the [`Header`], encoded with bincode 2 (standard configuration)    |
+//! | 16 + H     | 4     | CRC-32 of bytes `0 .. 16 + H` (magic, version, length and header)  |
+//! | 20 + H     | `P`   | the payload: the entries, as [`Encoding`] says; `P = payload_len`  |
+//!
+//! The file ends there: its length must be exactly `20 + H + P`. The header carries the CRC-32
+//! of the payload ([`crate::checksum`]). The version and the header length sit outside the
+//! bincode header so that a file of another version is recognised as such, whatever its header
+//! looks like.
+//!
+//! # Entries
+//!
+//! Entry `i` is the future value `F` (net seeds the side to move will still win, see
+//! `solver::game`) of the position in slot `i` of the layer (the game's [`solver::Indexer`]).
+//! For layer `k`, `|F| <= k`. Three encodings; the builder picks the smallest for each layer:
+//!
+//! - [`Encoding::Nibble`]: 4 bits per entry, entry `2j` in the low nibble of byte `j`, entry
+//!   `2j + 1` in the high nibble. A code `c` in `0..=14` stands for `step * (c - 7) + offset`; the
+//!   code 15 is an escape: the value is in the exception list that follows the nibbles,
+//!   `exceptions` slot numbers (`u64`, increasing) and then as many values (`i16`). With
+//!   `step = 1, offset = 0` the nibble covers `-7..=7`. When every value of the layer has the
+//!   parity of `k` (in Kalah and Dakon every seed ends in a store, so `F ≡ k (mod 2)`; the builder
+//!   checks this on the data rather than assuming it), `step = 2, offset = k mod 2` covers
+//!   `-14..=14` or `-13..=15`: Irving's "seeds the mover still banks", centred.
+//! - [`Encoding::Byte`]: one `i8` per entry (any layer whose values fit, so any `k <= 127`).
+//! - [`Encoding::Wide`]: one `i16` per entry.
+//!
+//! # Writes and names
+//!
+//! A file is written to a temporary name in the same directory, flushed to disk, then renamed
+//! over its final name ([`write_atomic`]): a reader sees either no file or a complete one, and a
+//! build killed at any point resumes from the last layer whose file is complete and valid. The
+//! name is `{game}[+{option}...]_{holes}h_k{layer:03}.mtb` ([`TableId::file_name`]); it is only
+//! a convenience for finding files, every reader checks the header.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use bincode::{Decode, Encode};
+
+use crate::checksum::crc32;
+use crate::error::TableError;
+
+/// The magic bytes at the start of every table file.
+pub const MAGIC: [u8; 8] = *b"MNCLTBL\n";
+/// The format version this program writes and reads.
+pub const VERSION: u32 = 1;
+/// The largest encoded header accepted.
+pub const MAX_HEADER: usize = 1 << 16;
+/// Bytes before the encoded header: magic, version, header length.
+pub const PREFIX: usize = 16;
+/// The file extension of table files.
+pub const EXTENSION: &str = "mtb";
+
+/// Which game, options and board a table belongs to: what the caller states, the header records,
+/// and every reader checks.
+#[derive(Encode, Decode, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TableId {
+    /// The game's name, e.g. `kalah`.
+    pub game: String,
+    /// The rule options switched on, e.g. `["empty-capture"]`, in the game's canonical order.
+    pub options: Vec<String>,
+    /// Holes per row.
+    pub holes: u32,
+}
+
+impl TableId {
+    /// The file name of `layer`: `kalah_6h_k020.mtb`, `kalah+empty-capture_6h_k020.mtb`.
+    pub fn file_name(&self, layer: u32) -> String {
+        let mut s = self.game.clone();
+        for o in &self.options {
+            s.push('+');
+            s.push_str(o);
+        }
+        format!("{s}_{}h_k{layer:03}.{EXTENSION}", self.holes)
+    }
+}
+
+impl std::fmt::Display for TableId {
+    /// `kalah --empty-capture, 6 holes`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.game)?;
+        for o in &self.options {
+            write!(f, " --{o}")?;
+        }
+        write!(f, ", {} holes", self.holes)
+    }
+}
+
+/// How the entries of a layer are stored (see the module docs).
+#[derive(Encode, Decode, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// 4 bits per entry: code `c < 15` is `step * (c - 7) + offset`, 15 escapes to the list.
+    Nibble {
+        /// 1, or 2 when every value has the parity of the layer.
+        step: u8,
+        /// The value of code 7, the middle of the window (of the layer's parity when `step` is 2).
+        offset: i8,
+    },
+    /// One `i8` per entry.
+    Byte,
+    /// One `i16` per entry.
+    Wide,
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Encoding::Nibble { step: 1, .. } => f.write_str("4-bit"),
+            Encoding::Nibble { .. } => f.write_str("4-bit (parity)"),
+            Encoding::Byte => f.write_str("8-bit"),
+            Encoding::Wide => f.write_str("16-bit"),
+        }
+    }
+}
+
+/// The nibble code that escapes to the exception list.
+pub const ESCAPE: u8 = 15;
+
+/// The header of a table file.
+#[derive(Encode, Decode, Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Game, options and holes.
+    pub id: TableId,
+    /// The layer: seeds on the board.
+    pub layer: u32,
+    /// Number of entries (slots of the layer).
+    pub entries: u64,
+    /// How they are stored.
+    pub encoding: Encoding,
+    /// Entries in the exception list (nibble encoding only; 0 otherwise).
+    pub exceptions: u64,
+    /// Payload length in bytes.
+    pub payload_len: u64,
+    /// CRC-32 of the payload.
+    pub payload_crc: u32,
+}
+
+impl Header {
+    /// The payload length its fields imply; `None` on overflow.
+    pub fn expected_payload_len(&self) -> Option<u64> {
+        match self.encoding {
+            Encoding::Nibble { .. } => self
+                .entries
+                .div_ceil(2)
+                .checked_add(self.exceptions.checked_mul(10)?),
+            Encoding::Byte => Some(self.entries),
+            Encoding::Wide => self.entries.checked_mul(2),
+        }
+    }
+}
+
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<MAX_HEADER>()
+}
+
+/// Chooses the smallest encoding of `values` (layer `layer`) and encodes them: the encoding, the
+/// number of exceptions and the payload.
+pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
+    let n = values.len() as u64;
+    let parity = (layer % 2) as i32;
+    let same_parity = values.iter().all(|&v| (v as i32 - parity) % 2 == 0);
+    let fits_byte = values.iter().all(|&v| i8::try_from(v).is_ok());
+    let mut best: (u64, Encoding) = (2 * n, Encoding::Wide);
+    if fits_byte {
+        best = (n, Encoding::Byte);
+    }
+    // The window of 15 codes is centred where it leaves the fewest exceptions: a histogram of
+    // the values, then every offset of the right parity.
+    let mut hist = std::collections::BTreeMap::<i32, u64>::new();
+    for &v in values {
+        *hist.entry(v as i32).or_default() += 1;
+    }
+    let outside = |step: i32, offset: i32| -> u64 {
+        hist.iter()
+            .filter(|&(&v, _)| {
+                (v - offset) % step != 0 || !(-7..=7).contains(&((v - offset) / step))
+            })
+            .map(|(_, &c)| c)
+            .sum()
+    };
+    let mut nibbles = vec![1i32];
+    if same_parity {
+        nibbles.push(2);
+    }
+    let reach = layer.min(i8::MAX as u32 - 1) as i32;
+    for step in nibbles {
+        for offset in (-reach..=reach).filter(|o| step == 1 || (o - parity) % 2 == 0) {
+            let exc = outside(step, offset);
+            let size = n.div_ceil(2) + 10 * exc;
+            // Ties go to the offset nearest 0 (the scan starts from -reach, so compare strictly
+            // and prefer |offset| smaller).
+            let better = size < best.0
+                || (size == best.0
+                    && matches!(best.1, Encoding::Nibble { step: s, offset: o } if s as i32 == step && offset.abs() < (o as i32).abs()));
+            if better {
+                best = (
+                    size,
+                    Encoding::Nibble {
+                        step: step as u8,
+                        offset: offset as i8,
+                    },
+                );
+            }
+        }
+    }
+    match best.1 {
+        Encoding::Wide => (
+            Encoding::Wide,
+            0,
+            values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        ),
+        Encoding::Byte => (
+            Encoding::Byte,
+            0,
+            values.iter().map(|&v| v as i8 as u8).collect(),
+        ),
+        Encoding::Nibble { step, offset } => {
+            let mut payload = vec![0u8; n.div_ceil(2) as usize];
+            let mut exc_slots = Vec::new();
+            let mut exc_values = Vec::new();
+            for (i, &v) in values.iter().enumerate() {
+                let code = nibble_code(v, step, offset).unwrap_or_else(|| {
+                    exc_slots.push(i as u64);
+                    exc_values.push(v);
+                    ESCAPE
+                });
+                payload[i / 2] |= code << ((i & 1) * 4);
+            }
+            let exc = exc_slots.len() as u64;
+            payload.extend(exc_slots.iter().flat_map(|s| s.to_le_bytes()));
+            payload.extend(exc_values.iter().flat_map(|v| v.to_le_bytes()));
+            (Encoding::Nibble { step, offset }, exc, payload)
+        }
+    }
+}
+
+/// The nibble code of `v`, when it has one.
+#[inline]
+fn nibble_code(v: i16, step: u8, offset: i8) -> Option<u8> {
+    let d = v as i32 - offset as i32;
+    let step = step as i32;
+    if d % step != 0 {
+        return None;
+    }
+    let c = d / step + 7;
+    (0..ESCAPE as i32).contains(&c).then_some(c as u8)
+}
+
+/// The complete bytes of a table file for `id`, layer `layer`, with these entries.
+pub fn encode_file(id: &TableId, layer: u32, values: &[i16]) -> Vec<u8> {
+    let (encoding, exceptions, payload) = encode_entries(layer, values);
+    let header = Header {
+        id: id.clone(),
+        layer,
+        entries: values.len() as u64,
+        encoding,
+        exceptions,
+        payload_len: payload.len() as u64,
+        payload_crc: crc32(&payload),
+    };
+    let h = bincode::encode_to_vec(&header, config()).expect("a header always encodes");
+    let mut out = Vec::with_capacity(PREFIX + h.len() + 4 + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(h.len() as u32).to_le_bytes());
+    out.extend_from_slice(&h);
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Parses and checks the framing of a table file (magic, version, header checksum, header,
+/// length), without reading the payload. Returns the header and the payload's offset.
+///
+/// # Errors
+/// [`TableError::NotATable`], [`TableError::Version`], [`TableError::HeaderChecksum`],
+/// [`TableError::BadHeader`], [`TableError::Truncated`].
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<(Header, usize), TableError> {
+    let p = || path.to_path_buf();
+    let truncated = |expected: u64| TableError::Truncated {
+        path: p(),
+        expected,
+        found: bytes.len() as u64,
+    };
+    if bytes.len() < 8 {
+        return Err(if MAGIC.starts_with(bytes) {
+            truncated(PREFIX as u64)
+        } else {
+            TableError::NotATable { path: p() }
+        });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(TableError::NotATable { path: p() });
+    }
+    if bytes.len() < PREFIX {
+        return Err(truncated(PREFIX as u64));
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    if version != VERSION {
+        return Err(TableError::Version {
+            path: p(),
+            found: version,
+        });
+    }
+    let h = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    if h > MAX_HEADER {
+        return Err(TableError::BadHeader {
+            path: p(),
+            reason: format!("header length {h} exceeds {MAX_HEADER}"),
+        });
+    }
+    let payload_at = PREFIX + h + 4;
+    if bytes.len() < payload_at {
+        return Err(truncated(payload_at as u64));
+    }
+    let stored = u32::from_le_bytes(bytes[PREFIX + h..payload_at].try_into().unwrap());
+    if crc32(&bytes[..PREFIX + h]) != stored {
+        return Err(TableError::HeaderChecksum { path: p() });
+    }
+    let (header, used): (Header, usize) =
+        bincode::decode_from_slice(&bytes[PREFIX..PREFIX + h], config()).map_err(|e| {
+            TableError::BadHeader {
+                path: p(),
+                reason: e.to_string(),
+            }
+        })?;
+    if used != h {
+        return Err(TableError::BadHeader {
+            path: p(),
+            reason: format!("{} stray bytes after the header", h - used),
+        });
+    }
+    match header.encoding {
+        Encoding::Nibble { step: 1 | 2, .. } => {}
+        Encoding::Nibble { step, offset } => {
+            return Err(TableError::BadHeader {
+                path: p(),
+                reason: format!("nibble step {step}, offset {offset}"),
+            })
+        }
+        Encoding::Byte | Encoding::Wide if header.exceptions != 0 => {
+            return Err(TableError::BadHeader {
+                path: p(),
+                reason: "exceptions without the nibble encoding".into(),
+            })
+        }
+        _ => {}
+    }
+    if header.expected_payload_len() != Some(header.payload_len) {
+        return Err(TableError::BadHeader {
+            path: p(),
+            reason: format!(
+                "payload length {} does not match {} entries ({}) with {} exceptions",
+                header.payload_len, header.entries, header.encoding, header.exceptions
+            ),
+        });
+    }
+    let total = (payload_at as u64)
+        .checked_add(header.payload_len)
+        .ok_or_else(|| TableError::BadHeader {
+            path: p(),
+            reason: "payload length overflows".into(),
+        })?;
+    if bytes.len() as u64 != total {
+        return Err(truncated(total));
+    }
+    Ok((header, payload_at))
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed to disk,
+/// then renamed over `path`. Creates the directory when needed.
+///
+/// # Errors
+/// [`TableError::Io`].
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| TableError::io(dir, e))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)?;
+        // Make the rename itself durable; not every platform lets a directory be synced.
+        if let Ok(d) = fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        TableError::io(path, e)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id() -> TableId {
+        TableId {
+            game: "toy".into(),
+            options: vec!["opt".into()],
+            holes: 3,
+        }
+    }
+
+    #[test]
+    fn file_names() {
+        assert_eq!(id().file_name(7), "toy+opt_3h_k007.mtb");
+        let plain = TableId {
+            game: "kalah".into(),
+            options: vec![],
+            holes: 6,
+        };
+        assert_eq!(plain.file_name(20), "kalah_6h_k020.mtb");
+        assert_eq!(plain.to_string(), "kalah, 6 holes");
+    }
+
+    #[test]
+    fn encodings_are_chosen_by_size() {
+        // Parity holds, values in -14..=14 of layer 20: 4 bits, no exception.
+        let v: Vec<i16> = (0..100).map(|i| (i % 15) * 2 - 14).collect();
+        let (e, exc, p) = encode_entries(20, &v);
+        assert_eq!(
+            (e, exc, p.len()),
+            (Encoding::Nibble { step: 2, offset: 0 }, 0, 50)
+        );
+        // No parity, small values: 4 bits, step 1, two exceptions.
+        let mut v: Vec<i16> = (0..100).map(|i| i % 15 - 7).collect();
+        v[3] = 30;
+        v[98] = -9;
+        let (e, exc, p) = encode_entries(30, &v);
+        assert_eq!(
+            (e, exc, p.len()),
+            (Encoding::Nibble { step: 1, offset: 0 }, 2, 50 + 20)
+        );
+        // Values clustered away from 0: the window moves there.
+        let v: Vec<i16> = (0..10).map(|i| 100 - i).collect();
+        assert_eq!(
+            encode_entries(120, &v).0,
+            Encoding::Nibble {
+                step: 1,
+                offset: 93
+            }
+        );
+        // Values spread wide: bytes; beyond i8: 16 bits.
+        let v: Vec<i16> = (0..10).map(|i| 100 - 20 * i).collect();
+        assert_eq!(encode_entries(120, &v).0, Encoding::Byte);
+        let v: Vec<i16> = (0..10).map(|i| 250 - 40 * i).collect();
+        assert_eq!(encode_entries(250, &v).0, Encoding::Wide);
+    }
+
+    #[test]
+    fn parse_round_trip_and_framing_errors() {
+        let v: Vec<i16> = (0..37).map(|i| i % 9 - 4).collect();
+        let bytes = encode_file(&id(), 9, &v);
+        let path = Path::new("x.mtb");
+        let (h, at) = parse(path, &bytes).unwrap();
+        assert_eq!((h.id, h.layer, h.entries), (id(), 9, 37));
+        assert_eq!(at + h.payload_len as usize, bytes.len());
+        assert!(matches!(
+            parse(path, &bytes[..bytes.len() - 1]),
+            Err(TableError::Truncated { .. })
+        ));
+        assert!(matches!(
+            parse(path, &bytes[..10]),
+            Err(TableError::Truncated { .. })
+        ));
+        assert!(matches!(
+            parse(path, b"hello world, not a table"),
+            Err(TableError::NotATable { .. })
+        ));
+        let mut b = bytes.clone();
+        b[8] = 9;
+        assert!(matches!(
+            parse(path, &b),
+            Err(TableError::Version { found: 9, .. })
+        ));
+        let mut b = bytes.clone();
+        b[PREFIX + 2] ^= 0x40;
+        assert!(matches!(
+            parse(path, &b),
+            Err(TableError::HeaderChecksum { .. })
+        ));
+    }
+}

@@ -1,0 +1,196 @@
+//! Probing: a [`Tablebase`] answers exact values of positions in the layers it holds, for
+//! queries and as the search's [`Oracle`].
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use solver::search::Oracle;
+use solver::{Children, Game, Indexer};
+
+use crate::error::TableError;
+use crate::format::TableId;
+use crate::table::Table;
+
+/// The move type of an indexer's game.
+pub type MoveOf<I> = <<I as Indexer>::G as Game>::Move;
+
+/// The tables of one game, options and board size: layers `0..=max_layer()`, all present.
+pub struct Tablebase<I: Indexer> {
+    ix: I,
+    id: TableId,
+    tables: Vec<Table>,
+}
+
+/// How to open tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Headers and lengths only: opening costs nothing per entry.
+    Headers,
+    /// Headers, lengths and payload checksums (one pass over every byte, in parallel).
+    Checksums,
+}
+
+impl<I: Indexer> Tablebase<I> {
+    /// Tables already in hand (`tables[k]` is layer `k`), checked against `ix` and `id`.
+    ///
+    /// # Errors
+    /// [`TableError::NoTables`] when `tables` is empty; [`TableError::Mismatch`] when a table is
+    /// not the expected layer of `id`; [`TableError::PayloadChecksum`] with [`Check::Checksums`].
+    pub fn new(ix: I, id: TableId, tables: Vec<Table>, check: Check) -> Result<Self, TableError> {
+        if tables.is_empty() {
+            return Err(TableError::NoTables {
+                dir: ".".into(),
+                what: id.to_string(),
+            });
+        }
+        for (k, t) in tables.iter().enumerate() {
+            t.expect(&id, k as u32, ix.layer_len(k as u32))?;
+        }
+        if check == Check::Checksums {
+            tables.par_iter().try_for_each(Table::check_payload)?;
+        }
+        Ok(Tablebase { ix, id, tables })
+    }
+
+    /// Reads the tables of `id` from `dir` into memory: layers `0, 1, 2, …` up to the first one
+    /// missing.
+    ///
+    /// # Errors
+    /// [`TableError::NoTables`] when layer 0 is missing; any error of a file that is present.
+    pub fn open(ix: I, id: TableId, dir: &Path, check: Check) -> Result<Self, TableError> {
+        let tables = Self::collect(&id, dir, Table::read)?;
+        Self::new(ix, id, tables, check)
+    }
+
+    /// As [`Tablebase::open`], but memory-maps the files.
+    ///
+    /// # Safety
+    /// As [`Table::map`]: no file of `dir` that this opens may be modified or truncated while
+    /// the tablebase is alive.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub unsafe fn open_mmap(
+        ix: I,
+        id: TableId,
+        dir: &Path,
+        check: Check,
+    ) -> Result<Self, TableError> {
+        // SAFETY: forwarded to the caller.
+        let tables = Self::collect(&id, dir, |p| unsafe { Table::map(p) })?;
+        Self::new(ix, id, tables, check)
+    }
+
+    fn collect(
+        id: &TableId,
+        dir: &Path,
+        open: impl Fn(&Path) -> Result<Table, TableError>,
+    ) -> Result<Vec<Table>, TableError> {
+        let mut tables = Vec::new();
+        loop {
+            let path = dir.join(id.file_name(tables.len() as u32));
+            if !path.exists() {
+                break;
+            }
+            tables.push(open(&path)?);
+        }
+        if tables.is_empty() {
+            return Err(TableError::NoTables {
+                dir: dir.to_path_buf(),
+                what: id.to_string(),
+            });
+        }
+        Ok(tables)
+    }
+
+    /// The highest layer held.
+    pub fn max_layer(&self) -> u32 {
+        self.tables.len() as u32 - 1
+    }
+
+    /// The indexer.
+    pub fn indexer(&self) -> &I {
+        &self.ix
+    }
+
+    /// The identity of the tables.
+    pub fn id(&self) -> &TableId {
+        &self.id
+    }
+
+    /// The tables, layer `k` at index `k`.
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    /// The future value of `pos` (0 when the game is over), when its layer is held.
+    #[inline]
+    pub fn probe_value(&self, pos: &I::G) -> Option<i32> {
+        if pos.is_over() {
+            return Some(0);
+        }
+        let t = self.tables.get(pos.layer() as usize)?;
+        Some(t.get(self.ix.index(pos)))
+    }
+
+    /// The future value of `pos`.
+    ///
+    /// # Errors
+    /// [`TableError::MissingLayer`] when its layer is not held.
+    pub fn value(&self, pos: &I::G) -> Result<i32, TableError> {
+        self.probe_value(pos).ok_or(TableError::MissingLayer {
+            layer: pos.layer(),
+            max: Some(self.max_layer()),
+        })
+    }
+
+    /// The value of every legal move of `pos` for its mover (`gain ± F(next)`), in
+    /// `children()` order.
+    ///
+    /// # Errors
+    /// [`TableError::MissingLayer`] when the layer of `pos` is not held.
+    pub fn move_values(&self, pos: &I::G) -> Result<Vec<(MoveOf<I>, i32)>, TableError> {
+        self.value(pos)?; // every child is in this layer or below
+        let mut children = Children::new();
+        pos.children(&mut children);
+        Ok(children
+            .as_slice()
+            .iter()
+            .map(|c| {
+                let f = self
+                    .probe_value(&c.next)
+                    .expect("a child's layer is at most its parent's");
+                (
+                    c.mv,
+                    if c.turn_passed {
+                        c.gain - f
+                    } else {
+                        c.gain + f
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// The future value of `pos` and every move that achieves it, in `children()` order.
+    ///
+    /// # Errors
+    /// As [`Tablebase::value`].
+    pub fn best_moves(&self, pos: &I::G) -> Result<(i32, Vec<MoveOf<I>>), TableError> {
+        let v = self.value(pos)?;
+        let best = self
+            .move_values(pos)?
+            .into_iter()
+            .filter(|&(_, m)| m == v)
+            .map(|(mv, _)| mv)
+            .collect();
+        Ok((v, best))
+    }
+}
+
+impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
+    #[inline]
+    fn probe(&self, pos: &I::G) -> Option<i32> {
+        self.probe_value(pos)
+    }
+}

@@ -1,0 +1,295 @@
+//! One layer's table, in memory or memory-mapped: checked on opening, read entry by entry.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::checksum::crc32;
+use crate::error::TableError;
+use crate::format::{self, Encoding, Header, TableId, ESCAPE};
+
+/// Where a table's bytes live.
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(Mmap),
+}
+
+impl Bytes {
+    #[inline(always)]
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+/// One layer's entries, with the header they came with.
+///
+/// Opening checks the framing (magic, version, header checksum, header, exact length); the
+/// payload checksum is checked by [`Table::check_payload`], which costs a pass over the data.
+pub struct Table {
+    bytes: Bytes,
+    header: Header,
+    payload_at: usize,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .finish()
+    }
+}
+
+impl Table {
+    /// A table from the bytes of a file (`path` is only for messages).
+    ///
+    /// # Errors
+    /// As [`format::parse`].
+    pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, TableError> {
+        Self::new(path.into(), Bytes::Owned(bytes))
+    }
+
+    /// Reads a table file into memory.
+    ///
+    /// # Errors
+    /// [`TableError::Io`], or as [`format::parse`].
+    pub fn read(path: &Path) -> Result<Self, TableError> {
+        let bytes = fs::read(path).map_err(|e| TableError::io(path, e))?;
+        Self::new(path.to_path_buf(), Bytes::Owned(bytes))
+    }
+
+    /// Memory-maps a table file: entries are read from the page cache on demand.
+    ///
+    /// # Safety
+    ///
+    /// The file must not be modified or truncated while the table (or anything borrowed from it)
+    /// is alive: the mapping would change under the program's feet, and a truncated mapping
+    /// faults (SIGBUS) on access. This crate never modifies a table file in place (it writes new
+    /// files and renames them over old ones, which leaves existing mappings intact), so the
+    /// contract is about other programs and users.
+    ///
+    /// # Errors
+    /// [`TableError::Io`], or as [`format::parse`].
+    pub unsafe fn map(path: &Path) -> Result<Self, TableError> {
+        let file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+        // SAFETY: forwarded to the caller (see above).
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        Self::new(path.to_path_buf(), Bytes::Mapped(map))
+    }
+
+    fn new(path: PathBuf, bytes: Bytes) -> Result<Self, TableError> {
+        let (header, payload_at) = format::parse(&path, bytes.as_slice())?;
+        if usize::try_from(header.entries).is_err() {
+            return Err(TableError::TooLarge {
+                layer: header.layer,
+                entries: header.entries,
+            });
+        }
+        Ok(Table {
+            bytes,
+            header,
+            payload_at,
+            path,
+        })
+    }
+
+    /// Checks that the header describes `layer` of table `id` with `entries` entries.
+    ///
+    /// # Errors
+    /// [`TableError::Mismatch`] saying what differs.
+    pub fn expect(&self, id: &TableId, layer: u32, entries: u64) -> Result<(), TableError> {
+        let h = &self.header;
+        let reason = if h.id != *id {
+            format!("it holds {}, not {id}", h.id)
+        } else if h.layer != layer {
+            format!("it holds layer {}, not {layer}", h.layer)
+        } else if h.entries != entries {
+            format!(
+                "it has {} entries, but layer {layer} has {entries}",
+                h.entries
+            )
+        } else {
+            return Ok(());
+        };
+        Err(TableError::Mismatch {
+            path: self.path.clone(),
+            reason,
+        })
+    }
+
+    /// Recomputes the payload checksum and compares it with the header's.
+    ///
+    /// # Errors
+    /// [`TableError::PayloadChecksum`].
+    pub fn check_payload(&self) -> Result<(), TableError> {
+        let computed = crc32(self.payload());
+        if computed == self.header.payload_crc {
+            Ok(())
+        } else {
+            Err(TableError::PayloadChecksum {
+                path: self.path.clone(),
+                stored: self.header.payload_crc,
+                computed,
+            })
+        }
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file this table came from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> u64 {
+        self.header.entries
+    }
+
+    /// Whether the table has no entries (never, for a real layer).
+    pub fn is_empty(&self) -> bool {
+        self.header.entries == 0
+    }
+
+    /// Bytes of the whole file.
+    pub fn file_bytes(&self) -> u64 {
+        self.bytes.as_slice().len() as u64
+    }
+
+    #[inline(always)]
+    fn payload(&self) -> &[u8] {
+        &self.bytes.as_slice()[self.payload_at..]
+    }
+
+    /// Entry `index`: the future value of the side to move in that slot.
+    ///
+    /// # Panics
+    /// When `index >= len()` (the payload's bounds check; in debug builds, an assertion), and when an escaped entry has no exception (a damaged file that
+    /// was not checked with [`Table::check_payload`]).
+    #[inline]
+    pub fn get(&self, index: u64) -> i32 {
+        debug_assert!(
+            index < self.header.entries,
+            "entry {index} beyond the {} of layer {}",
+            self.header.entries,
+            self.header.layer
+        );
+        let p = self.payload();
+        let i = index as usize;
+        match self.header.encoding {
+            Encoding::Nibble { step, offset } => {
+                let code = (p[i >> 1] >> ((i & 1) << 2)) & 0xf;
+                if code != ESCAPE {
+                    step as i32 * (code as i32 - 7) + offset as i32
+                } else {
+                    self.exception(index)
+                }
+            }
+            Encoding::Byte => p[i] as i8 as i32,
+            Encoding::Wide => i16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as i32,
+        }
+    }
+
+    /// The value of an escaped entry: binary search of the exception list.
+    #[cold]
+    fn exception(&self, index: u64) -> i32 {
+        let p = self.payload();
+        let base = self.header.entries.div_ceil(2) as usize;
+        let n = self.header.exceptions as usize;
+        let slot =
+            |j: usize| u64::from_le_bytes(p[base + 8 * j..base + 8 * j + 8].try_into().unwrap());
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match slot(mid).cmp(&index) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let at = base + 8 * n + 2 * mid;
+                    return i16::from_le_bytes([p[at], p[at + 1]]) as i32;
+                }
+            }
+        }
+        panic!(
+            "{}: entry {index} is escaped but has no exception: damaged file (run `mancala tables verify`)",
+            self.path.display()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::encode_file;
+
+    fn id() -> TableId {
+        TableId {
+            game: "toy".into(),
+            options: vec![],
+            holes: 2,
+        }
+    }
+
+    #[test]
+    fn every_encoding_reads_back() {
+        let cases: Vec<(u32, Vec<i16>)> = vec![
+            (20, (0..101).map(|i| (i % 15) * 2 - 14).collect()), // parity nibbles
+            (
+                21,
+                (0..101)
+                    .map(|i| if i % 10 == 0 { 21 } else { (i % 15) * 2 - 13 })
+                    .collect(),
+            ), // + exceptions
+            (
+                30,
+                (0..101)
+                    .map(|i| if i == 100 { -30 } else { i % 15 - 7 })
+                    .collect(),
+            ), // step-1 nibbles
+            (120, (0..50).map(|i| 100 - 5 * i).collect()),       // bytes
+            (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
+        ];
+        for (layer, v) in cases {
+            let t = Table::from_bytes("mem", encode_file(&id(), layer, &v)).unwrap();
+            t.check_payload().unwrap();
+            t.expect(&id(), layer, v.len() as u64).unwrap();
+            let back: Vec<i16> = (0..v.len() as u64).map(|i| t.get(i) as i16).collect();
+            assert_eq!(back, v, "layer {layer}, {:?}", t.header().encoding);
+        }
+    }
+
+    #[test]
+    fn damage_is_detected() {
+        let v: Vec<i16> = (0..64).map(|i| i % 7 - 3).collect();
+        let good = encode_file(&id(), 7, &v);
+        let mut flipped = good.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        let t = Table::from_bytes("flipped", flipped).unwrap();
+        assert!(matches!(
+            t.check_payload(),
+            Err(TableError::PayloadChecksum { .. })
+        ));
+        let t = Table::from_bytes("good", good).unwrap();
+        let other = TableId {
+            game: "toy".into(),
+            options: vec![],
+            holes: 3,
+        };
+        let e = t.expect(&other, 7, 64).unwrap_err().to_string();
+        assert!(e.contains("not toy, 3 holes"), "{e}");
+        assert!(t
+            .expect(&id(), 8, 64)
+            .unwrap_err()
+            .to_string()
+            .contains("layer 7, not 8"));
+    }
+}

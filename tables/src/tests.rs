@@ -1,0 +1,343 @@
+//! Tests of the whole crate on a toy game: build, probe, resume, damage, verify.
+//!
+//! `Piles<CYCLIC>`: three piles of seeds seen from the mover. A move either takes one seed from a
+//! pile (it is won; the turn passes), takes two (both won; the mover moves again), or shifts a
+//! seed from pile `i` to pile `i + 1` (nothing won; the turn passes). With `CYCLIC` a seed may
+//! also shift from the last pile back to the first, so positions recur. Layer `k` (seeds left) is
+//! indexed by `(a, b)` as `a (k + 1) + b`, which leaves the slots with `a + b > k` unused.
+
+use std::path::PathBuf;
+
+use solver::search::{solve, SearchConfig};
+use solver::{Child, Children, Game, Indexer};
+
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piles<const CYCLIC: bool>([u8; 3]);
+
+impl<const CYCLIC: bool> Piles<CYCLIC> {
+    fn seeds(&self) -> u32 {
+        self.0.iter().map(|&x| x as u32).sum()
+    }
+}
+
+impl<const CYCLIC: bool> Game for Piles<CYCLIC> {
+    type Move = u8;
+    const CAN_CYCLE: bool = CYCLIC;
+
+    fn children(&self, out: &mut Children<Self>) {
+        for i in 0..3 {
+            let n = self.0[i];
+            if n >= 1 {
+                let mut next = self.0;
+                next[i] -= 1;
+                out.push(Child {
+                    mv: i as u8,
+                    next: Piles(next),
+                    gain: 1,
+                    turn_passed: true,
+                });
+            }
+            if n >= 2 {
+                let mut next = self.0;
+                next[i] -= 2;
+                out.push(Child {
+                    mv: 3 + i as u8,
+                    next: Piles(next),
+                    gain: 2,
+                    turn_passed: false,
+                });
+            }
+            if n >= 1 && (i < 2 || CYCLIC) {
+                let mut next = self.0;
+                next[i] -= 1;
+                next[(i + 1) % 3] += 1;
+                out.push(Child {
+                    mv: 6 + i as u8,
+                    next: Piles(next),
+                    gain: 0,
+                    turn_passed: true,
+                });
+            }
+        }
+    }
+
+    fn key(&self) -> u128 {
+        let k = self.seeds();
+        let below: u128 = (0..k).map(|j| ((j + 1) * (j + 1)) as u128).sum();
+        below + Toy::<CYCLIC>.index(self) as u128
+    }
+
+    fn key_bound(&self) -> u128 {
+        (0..=self.seeds())
+            .map(|j| ((j + 1) * (j + 1)) as u128)
+            .sum()
+    }
+
+    fn stake(&self) -> i32 {
+        self.seeds() as i32
+    }
+
+    fn layer(&self) -> u32 {
+        self.seeds()
+    }
+
+    fn move_index(mv: u8) -> u8 {
+        mv
+    }
+
+    fn is_over(&self) -> bool {
+        self.seeds() == 0
+    }
+}
+
+struct Toy<const CYCLIC: bool>;
+
+impl<const CYCLIC: bool> Indexer for Toy<CYCLIC> {
+    type G = Piles<CYCLIC>;
+
+    fn layer_len(&self, layer: u32) -> u64 {
+        (layer as u64 + 1).pow(2)
+    }
+
+    fn index(&self, pos: &Piles<CYCLIC>) -> u64 {
+        let k = pos.seeds() as u64;
+        pos.0[0] as u64 * (k + 1) + pos.0[1] as u64
+    }
+
+    fn position(&self, layer: u32, index: u64) -> Option<Piles<CYCLIC>> {
+        let k = layer as u64;
+        let (a, b) = (index / (k + 1), index % (k + 1));
+        (a + b <= k && k > 0).then(|| Piles([a as u8, b as u8, (k - a - b) as u8]))
+    }
+}
+
+fn id(cyclic: bool) -> TableId {
+    TableId {
+        game: if cyclic {
+            "toy-cyclic".into()
+        } else {
+            "toy".into()
+        },
+        options: vec![],
+        holes: 3,
+    }
+}
+
+/// A fresh empty directory under the system's temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tables-unit-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn opts(threads: usize) -> BuildOptions {
+    BuildOptions {
+        threads,
+        progress: false,
+        max_moves: 9,
+    }
+}
+
+fn search_value<G: Game>(p: &G) -> i32 {
+    let cfg = SearchConfig {
+        threads: 1,
+        tt_bytes: 1 << 20,
+        ..SearchConfig::default()
+    };
+    solve(p, &cfg, None).unwrap().value
+}
+
+fn tables_match_search<const C: bool>(top: u32) {
+    let dir = temp_dir(if C { "match-c" } else { "match-a" });
+    let tables = build(&Toy::<C>, &id(C), &dir, top, &opts(2), |_| {}).unwrap();
+    let tb = Tablebase::open(Toy::<C>, id(C), &dir, Check::Checksums).unwrap();
+    assert_eq!(tb.max_layer(), top);
+    for k in 0..=top {
+        for i in 0..Toy::<C>.layer_len(k) {
+            let Some(p) = Toy::<C>.position(k, i) else {
+                continue;
+            };
+            let want = search_value(&p);
+            assert_eq!(tables[k as usize].get(i), want, "{p:?}");
+            assert_eq!(tb.probe_value(&p), Some(want), "{p:?}");
+            // The search with the tables as its oracle agrees too (from one layer above, so the
+            // search itself has to work).
+            let mut q = p.0;
+            q[2] += 1;
+            let above = Piles::<C>(q);
+            let cfg = SearchConfig {
+                threads: 1,
+                tt_bytes: 1 << 20,
+                ..SearchConfig::default()
+            };
+            let with = solve(&above, &cfg, Some(&tb)).unwrap();
+            assert_eq!(with.value, search_value(&above), "{above:?}");
+            let (v, best) = tb.best_moves(&p).unwrap();
+            assert_eq!(v, want);
+            assert!(!best.is_empty());
+        }
+        assert!(verify_layer(&Toy::<C>, tb.tables(), k, false).wrong == 0);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn acyclic_tables_equal_the_search() {
+    tables_match_search::<false>(9);
+}
+
+#[test]
+fn cyclic_tables_equal_the_search() {
+    tables_match_search::<true>(7);
+}
+
+#[test]
+fn a_killed_build_resumes_and_damaged_layers_are_rebuilt() {
+    let dir = temp_dir("resume");
+    let first = build(&Toy::<false>, &id(false), &dir, 6, &opts(1), |_| {}).unwrap();
+    // Lose layer 6 (as if killed while writing it: only a temp file), damage layer 4.
+    std::fs::remove_file(dir.join(id(false).file_name(6))).unwrap();
+    std::fs::write(
+        dir.join(format!(".{}.999.tmp", id(false).file_name(6))),
+        b"partial",
+    )
+    .unwrap();
+    let p4 = dir.join(id(false).file_name(4));
+    let mut b = std::fs::read(&p4).unwrap();
+    let last = b.len() - 1;
+    b[last] ^= 0x11;
+    std::fs::write(&p4, b).unwrap();
+    let mut reports = Vec::new();
+    let second = build(&Toy::<false>, &id(false), &dir, 8, &opts(2), |r| {
+        reports.push(r.clone())
+    })
+    .unwrap();
+    let resumed: Vec<u32> = reports
+        .iter()
+        .filter(|r| r.resumed)
+        .map(|r| r.layer)
+        .collect();
+    assert_eq!(resumed, [0, 1, 2, 3, 5]);
+    let r4 = &reports[4];
+    assert!(
+        r4.rebuilt_because.as_deref().unwrap().contains("checksum"),
+        "{r4:?}"
+    );
+    for k in 0..=6 {
+        for i in 0..first[k].len() {
+            assert_eq!(first[k].get(i), second[k].get(i));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damage_and_wrong_tables_are_reported_clearly() {
+    let dir = temp_dir("damage");
+    build(&Toy::<false>, &id(false), &dir, 5, &opts(1), |_| {}).unwrap();
+    let p3 = dir.join(id(false).file_name(3));
+    let good = std::fs::read(&p3).unwrap();
+
+    // Truncated.
+    std::fs::write(&p3, &good[..good.len() - 3]).unwrap();
+    let e = Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers)
+        .err()
+        .unwrap();
+    assert!(matches!(e, TableError::Truncated { .. }), "{e}");
+    assert!(e.to_string().contains("truncated"), "{e}");
+
+    // A flipped payload byte: only the checksum sees it.
+    let mut b = good.clone();
+    let last = b.len() - 1;
+    b[last] ^= 0x04;
+    std::fs::write(&p3, &b).unwrap();
+    assert!(Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers).is_ok());
+    let e = Tablebase::open(Toy::<false>, id(false), &dir, Check::Checksums)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("payload checksum mismatch"), "{e}");
+
+    // A wrong header: another layer's file under this name, and another game's.
+    std::fs::copy(dir.join(id(false).file_name(2)), &p3).unwrap();
+    let e = Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("layer 2, not 3"), "{e}");
+    let other = TableId {
+        game: "other".into(),
+        options: vec![],
+        holes: 3,
+    };
+    let vals: Vec<i16> = (0..16).map(|_| 0).collect();
+    std::fs::write(&p3, format::encode_file(&other, 3, &vals)).unwrap();
+    let e = Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers)
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .contains("wrong table: it holds other, 3 holes, not toy, 3 holes"),
+        "{e}"
+    );
+    // A damaged header byte.
+    let mut b = good.clone();
+    b[format::PREFIX + 1] ^= 0xff;
+    std::fs::write(&p3, &b).unwrap();
+    let e = Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("header checksum mismatch"), "{e}");
+    // No tables at all.
+    let e = Tablebase::open(Toy::<false>, id(true), &dir, Check::Headers)
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string().contains("no tables for toy-cyclic, 3 holes"),
+        "{e}"
+    );
+
+    std::fs::write(&p3, &good).unwrap();
+    assert!(Tablebase::open(Toy::<false>, id(false), &dir, Check::Checksums).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_catches_a_wrong_entry() {
+    for cyclic in [false, true] {
+        let dir = temp_dir(if cyclic { "verify-c" } else { "verify-a" });
+        let k = 5;
+        let tables = if cyclic {
+            build(&Toy::<true>, &id(true), &dir, k, &opts(2), |_| {}).unwrap()
+        } else {
+            build(&Toy::<false>, &id(false), &dir, k, &opts(2), |_| {}).unwrap()
+        };
+        // Rewrite layer 4 with one entry off by 2, under a valid checksum.
+        let mut vals: Vec<i16> = (0..tables[4].len())
+            .map(|i| tables[4].get(i) as i16)
+            .collect();
+        let slot = 7; // (a, b) = (1, 2): a real position
+        vals[slot] += 2;
+        let mut tables = tables;
+        tables[4] = Table::from_bytes("bad", format::encode_file(&id(cyclic), 4, &vals)).unwrap();
+        tables[4].check_payload().unwrap();
+        let v = if cyclic {
+            verify_layer(&Toy::<true>, &tables, 4, false)
+        } else {
+            verify_layer(&Toy::<false>, &tables, 4, false)
+        };
+        assert!(v.wrong >= 1);
+        assert_eq!(v.examples[0].index, slot as u64);
+        assert_eq!(v.examples[0].stored, v.examples[0].derived + 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn memory_estimate_counts_entries() {
+    let m = memory_estimate(&Toy::<false>, 3, 9);
+    assert_eq!(m.entries, 1 + 4 + 9 + 16);
+    assert_eq!(m.largest_layer, 16);
+    assert_eq!(m.tables, 14);
+}

@@ -1,0 +1,473 @@
+//! Endgame tables: tables against the search on every position of small boards of every game,
+//! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
+
+use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
+use mancala::tables::{table_id, MancalaIndexer};
+use mancala::Position;
+use solver::search::{solve, SearchConfig};
+use solver::Indexer;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tables::{BuildOptions, Check, Tablebase};
+
+/// A fresh empty directory under the system's temp dir.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mancala-tables-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn cfg() -> SearchConfig {
+    SearchConfig {
+        threads: 1,
+        tt_bytes: 4 << 20,
+        ..SearchConfig::default()
+    }
+}
+
+/// Builds layers `0..=k` of `rules` on `holes` holes and checks every position of every layer
+/// against the search without tables; then checks the search *with* the tables as its oracle on
+/// the positions of the top layer plus one seed.
+fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
+    let dir = temp_dir(&format!(
+        "{}-{holes}-{k}-{}",
+        R::KIND.name(),
+        rules.option_names().join("+")
+    ));
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let opts = BuildOptions {
+        threads: 2,
+        progress: false,
+        max_moves: holes as u32,
+    };
+    tables::build(&ix, &id, &dir, k, &opts, |_| {}).unwrap();
+    let tb = Tablebase::open(ix, id, &dir, Check::Checksums).unwrap();
+    let mut checked = 0;
+    for layer in 0..=k {
+        for i in 0..ix.layer_len(layer) {
+            let Some(p) = ix.position(layer, i) else {
+                continue;
+            };
+            let want = solve(&p, &cfg(), None).unwrap().value;
+            assert_eq!(tb.probe_value(&p), Some(want), "{} {p}", R::KIND.name());
+            // The same board with North to move (rotated) reads the same slot.
+            let s = p.setup();
+            let rotated = mancala::notation::Setup {
+                south: s.north.clone(),
+                north: s.south.clone(),
+                stores: [0, 0],
+                to_move: Some(mancala::board::Side::North),
+            };
+            let q = Position::from_setup(rules, &rotated).unwrap();
+            assert_eq!(ix.index(&q), i);
+            checked += 1;
+        }
+        assert_eq!(
+            tables::verify_layer(&ix, tb.tables(), layer, false).wrong,
+            0
+        );
+    }
+    assert!(checked > 0);
+    // One layer above the tables: the search probes them at the leaves and must agree.
+    for i in (0..ix.layer_len(k + 1)).step_by(7) {
+        let Some(p) = ix.position(k + 1, i) else {
+            continue;
+        };
+        let with = solve(&p, &cfg(), Some(&tb)).unwrap();
+        let without = solve(&p, &cfg(), None).unwrap();
+        assert_eq!(
+            (with.value, &with.best),
+            (without.value, &without.best),
+            "{p}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn kalah_tables_equal_the_search() {
+    tables_equal_search(Kalah::default(), 3, 6);
+    tables_equal_search(
+        Kalah {
+            empty_capture: true,
+            end_when_mover_empty: false,
+        },
+        2,
+        7,
+    );
+    tables_equal_search(
+        Kalah {
+            empty_capture: false,
+            end_when_mover_empty: true,
+        },
+        2,
+        7,
+    );
+}
+
+#[test]
+fn dakon_tables_equal_the_search() {
+    tables_equal_search(Dakon::default(), 3, 5);
+    tables_equal_search(
+        Dakon {
+            nembak_takes_landing_seed: true,
+            no_mikul: true,
+        },
+        3,
+        4,
+    );
+}
+
+#[test]
+fn djenon_aboure_tables_equal_the_search() {
+    tables_equal_search(DjenonAboure, 2, 7);
+    tables_equal_search(DjenonAboure, 3, 4);
+}
+
+#[test]
+fn walak_pussa_tables_equal_the_search() {
+    tables_equal_search(WalakPussa::default(), 2, 7);
+    tables_equal_search(
+        WalakPussa {
+            singleton_restriction: true,
+        },
+        3,
+        4,
+    );
+}
+
+#[test]
+fn san_yao_tables_equal_the_search() {
+    tables_equal_search(SanYao, 2, 7);
+    tables_equal_search(SanYao, 3, 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = mancala(args);
+    assert!(
+        o.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// A clean failure: non-zero exit, a message on stderr, no panic. Returns stderr.
+fn fails(args: &[&str]) -> String {
+    let o = mancala(args);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "{args:?} should fail");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    err
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).expect("one JSON object")
+}
+
+fn build_kalah(dir: &Path, k: u32) {
+    let out = ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "3",
+        "--max-seeds",
+        &k.to_string(),
+        "--dir",
+        dir.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.contains(&format!("built kalah, 3 holes: layers 0 to {k}")),
+        "{out}"
+    );
+}
+
+#[test]
+fn cli_build_info_query_dump_verify_solve() {
+    let dir = temp_dir("cli");
+    let d = dir.to_str().unwrap();
+    build_kalah(&dir, 8);
+    // A second build resumes: every layer is kept.
+    let again = ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "3",
+        "--max-seeds",
+        "8",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(again.matches("kept").count(), 9, "{again}");
+
+    let info = ok(&["tables", "info", "--dir", d]);
+    assert!(info.contains("kalah_3h_k008.mtb"), "{info}");
+    assert!(info.contains("kalah, 3 holes: layers 0 to 8"), "{info}");
+    assert_eq!(info.matches("  ok").count(), 9, "{info}");
+
+    // query = solve, for both sides to move and with stores.
+    for pos in [
+        "2,0,1/1,2,0/3,4/S",
+        "2,0,1/1,2,0/3,4/N",
+        "0,3,3/1,0,1/10,2/N",
+        "0,0,0/0,0,0/5,7/-",
+    ] {
+        let q = json(&[
+            "tables",
+            "query",
+            "kalah",
+            "--position",
+            pos,
+            "--dir",
+            d,
+            "--json",
+        ]);
+        let s = json(&[
+            "solve",
+            "kalah",
+            "--position",
+            pos,
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        assert_eq!(q["value"], s["value"], "{pos}");
+        assert_eq!(q["best"], s["best"], "{pos}");
+        let t = json(&[
+            "solve",
+            "kalah",
+            "--position",
+            pos,
+            "--json",
+            "--threads",
+            "1",
+            "--tables",
+            d,
+        ]);
+        assert_eq!(t["value"], s["value"], "{pos}");
+        assert_eq!(t["best"], s["best"], "{pos}");
+    }
+    // The whole game fits in the tables: answered from them.
+    let t = json(&[
+        "solve",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds",
+        "1",
+        "--json",
+        "--threads",
+        "1",
+        "--tables",
+        d,
+    ]);
+    let s = json(&[
+        "solve",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds",
+        "1",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(t["value"], s["value"]);
+    // Beyond the tables, the search probes them at the leaves.
+    let t = json(&[
+        "solve",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds",
+        "3",
+        "--json",
+        "--threads",
+        "1",
+        "--tables",
+        d,
+    ]);
+    let s = json(&[
+        "solve",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds",
+        "3",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(t["value"], s["value"]);
+    assert!(t["nodes"].as_u64() < s["nodes"].as_u64(), "{t} vs {s}");
+
+    // dump: every position of a layer, both formats, values agreeing with query.
+    let csv = ok(&[
+        "tables",
+        "dump",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds-on-board",
+        "4",
+        "--dir",
+        d,
+    ]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("position,value,best"));
+    let rows: Vec<&str> = lines.collect();
+    let jsonl = ok(&[
+        "tables",
+        "dump",
+        "kalah",
+        "--holes",
+        "3",
+        "--seeds-on-board",
+        "4",
+        "--dir",
+        d,
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(jsonl.lines().count(), rows.len());
+    assert!(rows.len() > 50 && rows.len() < 126, "{}", rows.len());
+    for line in jsonl.lines().step_by(9) {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let pos = row["position"].as_str().unwrap();
+        let s = json(&[
+            "solve",
+            "kalah",
+            "--position",
+            pos,
+            "--json",
+            "--threads",
+            "1",
+        ]);
+        assert_eq!(row["value"], s["value"], "{pos}");
+        assert_eq!(row["best"], s["best"], "{pos}");
+    }
+
+    let v = ok(&["tables", "verify", "--dir", d]);
+    assert!(v.contains("all tables verified"), "{v}");
+
+    // Out of range.
+    let e = fails(&[
+        "tables", "query", "kalah", "--holes", "3", "--seeds", "3", "--dir", d,
+    ]);
+    assert!(e.contains("cover 0 to 8 seeds"), "{e}");
+    let e = fails(&["tables", "query", "kalah", "--dir", d]);
+    assert!(e.contains("no tables for kalah, 6 holes"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_files_are_detected_with_clear_errors() {
+    let dir = temp_dir("damage");
+    let d = dir.to_str().unwrap();
+    build_kalah(&dir, 5);
+    let file = dir.join("kalah_3h_k004.mtb");
+    let good = std::fs::read(&file).unwrap();
+    let query = [
+        "tables",
+        "query",
+        "kalah",
+        "--position",
+        "2,0,1/1,2,0/0,0/S",
+        "--dir",
+        d,
+    ];
+
+    std::fs::write(&file, &good[..good.len() - 5]).unwrap();
+    let e = fails(&query);
+    assert!(
+        e.contains("kalah_3h_k004.mtb") && e.contains("truncated"),
+        "{e}"
+    );
+    let v = mancala(&["tables", "verify", "--dir", d]);
+    assert!(!v.status.success());
+    assert!(String::from_utf8_lossy(&v.stdout).contains("truncated"));
+
+    let mut b = good.clone();
+    let at = b.len() - 7;
+    b[at] ^= 0x20;
+    std::fs::write(&file, &b).unwrap();
+    let e = fails(&query);
+    assert!(e.contains("payload checksum mismatch"), "{e}");
+    let info = ok(&["tables", "info", "--dir", d]);
+    assert!(info.contains("BAD"), "{info}");
+
+    // A valid file of another layer in its place: the header says so.
+    std::fs::copy(dir.join("kalah_3h_k003.mtb"), &file).unwrap();
+    let e = fails(&query);
+    assert!(e.contains("wrong table: it holds layer 3, not 4"), "{e}");
+    // A damaged header.
+    let mut b = good.clone();
+    b[20] ^= 1;
+    std::fs::write(&file, &b).unwrap();
+    let e = fails(&query);
+    assert!(e.contains("header checksum mismatch"), "{e}");
+    // Not a table at all.
+    std::fs::write(&file, b"hello").unwrap();
+    let e = fails(&query);
+    assert!(e.contains("not a mancala table file"), "{e}");
+
+    // A rebuild repairs the layer.
+    std::fs::write(&file, &good[..100]).unwrap();
+    let out = ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "3",
+        "--max-seeds",
+        "5",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(out.matches("kept").count(), 5, "{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), good);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_catches_a_wrong_entry() {
+    let dir = temp_dir("wrong");
+    let d = dir.to_str().unwrap();
+    build_kalah(&dir, 6);
+    // Rewrite layer 5 with one entry changed, under a valid checksum.
+    let ix = MancalaIndexer::new(Kalah::default(), 3);
+    let id = table_id(&Kalah::default(), 3);
+    let file = dir.join(id.file_name(5));
+    let t = tables::Table::read(&file).unwrap();
+    let mut values: Vec<i16> = (0..t.len()).map(|i| t.get(i) as i16).collect();
+    let slot = (0..t.len()).find(|&i| ix.position(5, i).is_some()).unwrap();
+    values[slot as usize] -= 2;
+    std::fs::write(&file, tables::format::encode_file(&id, 5, &values)).unwrap();
+    assert!(ok(&["tables", "info", "--dir", d]).matches("  ok").count() == 7);
+    let o = mancala(&["tables", "verify", "--dir", d]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!o.status.success(), "{out}");
+    // The changed entry, and perhaps parents in its layer that read it.
+    assert!(
+        out.contains("layer 5: ") && out.contains(" wrong entr"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("slot {slot} ")), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
