@@ -9,7 +9,10 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // A closed pipe (`mancala ... | head`) is not an error worth reporting.
-            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {e:#}");

@@ -42,10 +42,18 @@ fn count(field: &str, what: &str) -> Result<u32, NotationError> {
         return Err(NotationError(format!("empty count in {what}")));
     }
     if !field.bytes().all(|b| b.is_ascii_digit()) {
-        let hint = if field.starts_with('-') || field.starts_with('+') { " (counts take no sign)" } else { "" };
-        return Err(NotationError(format!("'{field}' in {what} is not a non-negative whole number{hint}")));
+        let hint = if field.starts_with('-') || field.starts_with('+') {
+            " (counts take no sign)"
+        } else {
+            ""
+        };
+        return Err(NotationError(format!(
+            "'{field}' in {what} is not a non-negative whole number{hint}"
+        )));
     }
-    field.parse::<u32>().map_err(|_| NotationError(format!("'{field}' in {what} is too large")))
+    field
+        .parse::<u32>()
+        .map_err(|_| NotationError(format!("'{field}' in {what} is too large")))
 }
 
 fn row(field: &str, what: &str) -> Result<Vec<u32>, NotationError> {
@@ -58,31 +66,59 @@ impl FromStr for Setup {
     fn from_str(s: &str) -> Result<Self, NotationError> {
         let parts: Vec<&str> = s.split('/').collect();
         if parts.len() != 4 {
-            return Err(NotationError(format!("'{s}' has {} '/'-separated fields, not 4", parts.len())));
+            return Err(NotationError(format!(
+                "'{s}' has {} '/'-separated fields, not 4",
+                parts.len()
+            )));
         }
         let south = row(parts[0], "South's row")?;
         let north = row(parts[1], "North's row")?;
         let stores = row(parts[2], "the stores")?;
         let [s0, s1] = stores[..] else {
-            return Err(NotationError(format!("the stores field '{}' must hold exactly two counts", parts[2])));
+            return Err(NotationError(format!(
+                "the stores field '{}' must hold exactly two counts",
+                parts[2]
+            )));
         };
         let to_move = match parts[3] {
             "S" => Some(Side::South),
             "N" => Some(Side::North),
             "-" => None,
-            other => return Err(NotationError(format!("bad side marker '{other}' (expected S, N or -)"))),
+            other => {
+                return Err(NotationError(format!(
+                    "bad side marker '{other}' (expected S, N or -)"
+                )))
+            }
         };
-        Ok(Setup { south, north, stores: [s0, s1], to_move })
+        Ok(Setup {
+            south,
+            north,
+            stores: [s0, s1],
+            to_move,
+        })
     }
 }
 
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let join = |v: &[u32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        let join = |v: &[u32]| {
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         let side = match self.to_move {
             Some(s) => s.letter(),
             None => '-',
         };
-        write!(f, "{}/{}/{},{}/{}", join(&self.south), join(&self.north), self.stores[0], self.stores[1], side)
+        write!(
+            f,
+            "{}/{}/{},{}/{}",
+            join(&self.south),
+            join(&self.north),
+            self.stores[0],
+            self.stores[1],
+            side
+        )
     }
 }

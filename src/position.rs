@@ -140,16 +140,32 @@ pub enum PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::Holes { holes, min, max, game } => {
-                write!(f, "{game} is played with {min} to {max} holes per row, not {holes}")
+            PositionError::Holes {
+                holes,
+                min,
+                max,
+                game,
+            } => {
+                write!(
+                    f,
+                    "{game} is played with {min} to {max} holes per row, not {holes}"
+                )
             }
-            PositionError::RowLengths(a, b) => write!(f, "South's row has {a} pits but North's row has {b}"),
+            PositionError::RowLengths(a, b) => {
+                write!(f, "South's row has {a} pits but North's row has {b}")
+            }
             PositionError::HolesMismatch { given, expected } => {
-                write!(f, "the position has {given} pits per row but --holes is {expected}")
+                write!(
+                    f,
+                    "the position has {given} pits per row but --holes is {expected}"
+                )
             }
             PositionError::TooManySeeds(s) => f.write_str(s),
             PositionError::SeedsAfterEnd => {
-                write!(f, "the side marker '-' (game over) requires every pit to be empty")
+                write!(
+                    f,
+                    "the side marker '-' (game over) requires every pit to be empty"
+                )
             }
         }
     }
@@ -185,9 +201,19 @@ impl<R: Rules> Position<R> {
             return Err(PositionError::RowLengths(a, b));
         }
         if a < min as usize || a > max as usize {
-            return Err(PositionError::Holes { holes: a, min, max, game: R::KIND.name() });
+            return Err(PositionError::Holes {
+                holes: a,
+                min,
+                max,
+                game: R::KIND.name(),
+            });
         }
-        let total: u64 = setup.south.iter().chain(&setup.north).map(|&x| x as u64).sum();
+        let total: u64 = setup
+            .south
+            .iter()
+            .chain(&setup.north)
+            .map(|&x| x as u64)
+            .sum();
         if total > MAX_BOARD_SEEDS as u64 {
             return Err(PositionError::TooManySeeds(format!(
                 "the board holds {total} seeds; at most {MAX_BOARD_SEEDS} are supported"
@@ -262,10 +288,15 @@ impl<R: Rules> Position<R> {
     fn check_candidate(&self, mv: Move) -> Result<(Side, usize), IllegalMove> {
         let side = self.board.to_move.ok_or(IllegalMove::GameOver)?;
         if mv.0 == 0 || mv.0 > self.board.holes {
-            return Err(IllegalMove::OutOfRange { mv: mv.0 as u32, holes: self.board.holes });
+            return Err(IllegalMove::OutOfRange {
+                mv: mv.0 as u32,
+                holes: self.board.holes,
+            });
         }
         let pit = mv.pit(side, self.board.holes).index();
-        self.rules.candidate(&self.board, side, pit).map_err(IllegalMove::NotCandidate)?;
+        self.rules
+            .candidate(&self.board, side, pit)
+            .map_err(IllegalMove::NotCandidate)?;
         Ok((side, pit))
     }
 
@@ -273,7 +304,10 @@ impl<R: Rules> Position<R> {
     #[inline]
     fn sow_and_settle(&self, side: Side, pit: usize) -> Result<Self, IllegalMove> {
         let mut next = *self;
-        let end = self.rules.sow(&mut next.board, side, pit).map_err(|_| IllegalMove::Endless)?;
+        let end = self
+            .rules
+            .sow(&mut next.board, side, pit)
+            .map_err(|_| IllegalMove::Endless)?;
         next.board.to_move = Some(match end {
             TurnEnd::ExtraTurn => side,
             TurnEnd::Passes => side.other(),
@@ -297,7 +331,10 @@ impl<R: Rules> Position<R> {
     /// behaviour.
     #[inline]
     pub fn play_unchecked(&self, mv: Move) -> Self {
-        let side = self.board.to_move.expect("play_unchecked on a finished game");
+        let side = self
+            .board
+            .to_move
+            .expect("play_unchecked on a finished game");
         self.sow_and_settle(side, mv.pit(side, self.board.holes).index())
             .expect("play_unchecked: endless sowing")
     }
@@ -307,12 +344,17 @@ impl<R: Rules> Position<R> {
     /// its result.
     #[inline]
     pub fn for_each_child(&self, mut f: impl FnMut(Move, Self)) {
-        let Some(side) = self.board.to_move else { return };
+        let Some(side) = self.board.to_move else {
+            return;
+        };
         let holes = self.board.holes;
         for pit in self.board.ring().row(side) {
             if self.rules.candidate(&self.board, side, pit).is_ok() {
                 if let Ok(next) = self.sow_and_settle(side, pit) {
-                    f(Move::from_pit(crate::board::Pit(pit as u8), side, holes), next);
+                    f(
+                        Move::from_pit(crate::board::Pit(pit as u8), side, holes),
+                        next,
+                    );
                 }
             }
         }
@@ -321,7 +363,9 @@ impl<R: Rules> Position<R> {
     /// The legal moves, in increasing move number.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::default();
-        let Some(side) = self.board.to_move else { return list };
+        let Some(side) = self.board.to_move else {
+            return list;
+        };
         let holes = self.board.holes;
         for pit in self.board.ring().row(side) {
             if self.rules.candidate(&self.board, side, pit).is_ok()

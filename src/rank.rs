@@ -82,7 +82,10 @@ pub fn rank_in_layer(m: usize, pit: impl Fn(usize) -> u8) -> u128 {
 /// # Panics
 /// When `rank >= layer_len(k, m)`.
 pub fn unrank_in_layer(k: u32, m: usize, mut rank: u128, out: &mut [u8]) {
-    assert!(rank < layer_len(k, m), "rank {rank} out of range for {k} seeds in {m} pits");
+    assert!(
+        rank < layer_len(k, m),
+        "rank {rank} out of range for {k} seeds in {m} pits"
+    );
     // Bars are recovered from the last down: b_j is the largest b with C(b, j+1) <= rank.
     let mut next_bar = k as usize + m - 1; // position just after the last bar's range
     for j in (0..m - 1).rev() {

@@ -54,13 +54,32 @@ impl Variant {
     pub fn new(kind: GameKind, f: RuleFlags) -> Result<Variant, String> {
         let flags = [
             (f.empty_capture, "--empty-capture", GameKind::Kalah),
-            (f.end_when_mover_empty, "--end-when-mover-empty", GameKind::Kalah),
-            (f.nembak_takes_landing_seed, "--nembak-takes-landing-seed", GameKind::Dakon),
+            (
+                f.end_when_mover_empty,
+                "--end-when-mover-empty",
+                GameKind::Kalah,
+            ),
+            (
+                f.nembak_takes_landing_seed,
+                "--nembak-takes-landing-seed",
+                GameKind::Dakon,
+            ),
             (f.no_mikul, "--no-mikul", GameKind::Dakon),
-            (f.singleton_restriction, "--singleton-restriction", GameKind::WalakPussa),
+            (
+                f.singleton_restriction,
+                "--singleton-restriction",
+                GameKind::WalakPussa,
+            ),
         ];
-        if let Some((_, flag, owner)) = flags.into_iter().find(|&(on, _, owner)| on && owner != kind) {
-            return Err(format!("option {flag} applies to {} only, not to {}", owner.name(), kind.name()));
+        if let Some((_, flag, owner)) = flags
+            .into_iter()
+            .find(|&(on, _, owner)| on && owner != kind)
+        {
+            return Err(format!(
+                "option {flag} applies to {} only, not to {}",
+                owner.name(),
+                kind.name()
+            ));
         }
         Ok(match kind {
             GameKind::Kalah => Variant::Kalah(Kalah {
@@ -72,7 +91,9 @@ impl Variant {
                 no_mikul: f.no_mikul,
             }),
             GameKind::DjenonAboure => Variant::DjenonAboure(DjenonAboure),
-            GameKind::WalakPussa => Variant::WalakPussa(WalakPussa { singleton_restriction: f.singleton_restriction }),
+            GameKind::WalakPussa => Variant::WalakPussa(WalakPussa {
+                singleton_restriction: f.singleton_restriction,
+            }),
             GameKind::SanYao => Variant::SanYao(SanYao),
         })
     }
@@ -101,4 +122,3 @@ impl Variant {
 fn kind_of<R: Rules>(_: &R) -> GameKind {
     R::KIND
 }
-

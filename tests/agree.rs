@@ -18,12 +18,18 @@ trait Pair: Rules {
 }
 impl Pair for Kalah {
     fn reference(&self) -> RefGame {
-        RefGame::Kalah { empty_capture: self.empty_capture, end_when_mover_empty: self.end_when_mover_empty }
+        RefGame::Kalah {
+            empty_capture: self.empty_capture,
+            end_when_mover_empty: self.end_when_mover_empty,
+        }
     }
 }
 impl Pair for Dakon {
     fn reference(&self) -> RefGame {
-        RefGame::Dakon { nembak_takes_landing_seed: self.nembak_takes_landing_seed, no_mikul: self.no_mikul }
+        RefGame::Dakon {
+            nembak_takes_landing_seed: self.nembak_takes_landing_seed,
+            no_mikul: self.no_mikul,
+        }
     }
 }
 impl Pair for DjenonAboure {
@@ -33,7 +39,9 @@ impl Pair for DjenonAboure {
 }
 impl Pair for WalakPussa {
     fn reference(&self) -> RefGame {
-        RefGame::WalakPussa { singleton_restriction: self.singleton_restriction }
+        RefGame::WalakPussa {
+            singleton_restriction: self.singleton_restriction,
+        }
     }
 }
 impl Pair for SanYao {
@@ -121,7 +129,12 @@ proptest! {
 }
 
 fn cfg(threads: usize) -> SearchConfig {
-    SearchConfig { threads, tt_bytes: 4 << 20, stop: None, progress: None }
+    SearchConfig {
+        threads,
+        tt_bytes: 4 << 20,
+        stop: None,
+        progress: None,
+    }
 }
 
 /// The search's value of `text` (and of each of its moves) equals the brute force's.
@@ -164,7 +177,13 @@ fn compare_small_starts<R: Pair>(rules: R, sizes: &[(u8, u8)]) {
 fn search_agrees_with_brute_force_kalah() {
     for ec in [false, true] {
         for me in [false, true] {
-            compare_small_starts(Kalah { empty_capture: ec, end_when_mover_empty: me }, &[(2, 3), (3, 3), (3, 4), (4, 2)]);
+            compare_small_starts(
+                Kalah {
+                    empty_capture: ec,
+                    end_when_mover_empty: me,
+                },
+                &[(2, 3), (3, 3), (3, 4), (4, 2)],
+            );
         }
     }
 }
@@ -173,7 +192,13 @@ fn search_agrees_with_brute_force_kalah() {
 fn search_agrees_with_brute_force_dakon() {
     for nt in [false, true] {
         for nm in [false, true] {
-            compare_small_starts(Dakon { nembak_takes_landing_seed: nt, no_mikul: nm }, &[(3, 1), (3, 2), (3, 3)]);
+            compare_small_starts(
+                Dakon {
+                    nembak_takes_landing_seed: nt,
+                    no_mikul: nm,
+                },
+                &[(3, 1), (3, 2), (3, 3)],
+            );
         }
     }
 }
@@ -186,7 +211,12 @@ fn search_agrees_with_brute_force_djenon_aboure() {
 #[test]
 fn search_agrees_with_brute_force_walak_pussa() {
     for sr in [false, true] {
-        compare_small_starts(WalakPussa { singleton_restriction: sr }, &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]);
+        compare_small_starts(
+            WalakPussa {
+                singleton_restriction: sr,
+            },
+            &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)],
+        );
     }
     // The W3 cycle: its first position is worth +2.
     compare_values(WalakPussa::default(), "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S");

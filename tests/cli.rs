@@ -2,37 +2,51 @@
 
 use std::process::{Command, Output};
 
-fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala")).args(args).output().expect("run mancala")
+pub(crate) fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
 }
 
 /// Runs and expects success; returns stdout.
-fn ok(args: &[&str]) -> String {
+pub(crate) fn ok(args: &[&str]) -> String {
     let o = mancala(args);
-    assert!(o.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8(o.stdout).unwrap()
 }
 
 /// Runs and expects a clean failure (non-zero exit, message on stderr, nothing on stdout, no
 /// panic); returns stderr.
-fn fails(args: &[&str]) -> String {
+pub(crate) fn fails(args: &[&str]) -> String {
     let o = mancala(args);
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert!(!o.status.success(), "{args:?} should fail");
-    assert!(o.stdout.is_empty(), "{args:?} printed to stdout: {}", String::from_utf8_lossy(&o.stdout));
+    assert!(
+        o.stdout.is_empty(),
+        "{args:?} printed to stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
     assert!(!err.trim().is_empty(), "{args:?}: no message");
     err
 }
 
-fn json(args: &[&str]) -> serde_json::Value {
+pub(crate) fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&ok(args)).expect("one JSON object")
 }
 
 #[test]
 fn show_draws_the_start() {
     let out = ok(&["show", "kalah"]);
-    assert!(out.contains("position: 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S"), "{out}");
+    assert!(
+        out.contains("position: 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S"),
+        "{out}"
+    );
     assert!(out.contains("South to move"));
     let out = ok(&["show", "dakon", "--holes", "3"]);
     assert!(out.contains("3,3,3/3,3,3/0,0/S"), "{out}");
@@ -40,9 +54,23 @@ fn show_draws_the_start() {
 
 #[test]
 fn show_puts_north_right_to_left() {
-    let out = ok(&["show", "kalah", "--position", "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N"]);
-    let rows: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with('|')).collect();
-    let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+    let out = ok(&[
+        "show",
+        "kalah",
+        "--position",
+        "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N",
+    ]);
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with('|'))
+        .collect();
+    let cells = |l: &str| {
+        l.split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(cells(rows[0]), ["0", "4", "5", "5", "5", "0"]);
     assert_eq!(cells(rows[1]), ["0", "6", "2", "6", "6", "0"]);
 }
@@ -57,7 +85,15 @@ fn play_json_follows_k1_to_k4() {
 
 #[test]
 fn play_to_the_end_reports_null_side() {
-    let v = json(&["play", "kalah", "--position", "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", "--moves", "6", "--json"]);
+    let v = json(&[
+        "play",
+        "kalah",
+        "--position",
+        "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
+        "--moves",
+        "6",
+        "--json",
+    ]);
     assert_eq!(v["position"], "0,0,0,0,0,0/0,0,0,0,0,0/21,27/-");
     assert!(v["to_move"].is_null());
     assert_eq!(v["score"], serde_json::json!([21, 27]));
@@ -66,18 +102,54 @@ fn play_to_the_end_reports_null_side() {
 #[test]
 fn play_applies_rule_flags() {
     let before = "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S";
-    let v = json(&["play", "kalah", "--empty-capture", "--position", before, "--moves", "1", "--json"]);
+    let v = json(&[
+        "play",
+        "kalah",
+        "--empty-capture",
+        "--position",
+        before,
+        "--moves",
+        "1",
+        "--json",
+    ]);
     assert_eq!(v["position"], "0,0,0,0,0,3/1,1,1,1,0,1/1,0/N");
-    let v = json(&["play", "dakon", "--no-mikul", "--position", "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S", "--moves", "7", "--json"]);
+    let v = json(&[
+        "play",
+        "dakon",
+        "--no-mikul",
+        "--position",
+        "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S",
+        "--moves",
+        "7",
+        "--json",
+    ]);
     assert_eq!(v["position"], "1,1,1,1,1,1,0/2,1,2,1,1,1,1/1,0/N");
-    let v = json(&["play", "walak-pussa", "--singleton-restriction", "--position", "0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S", "--json"]);
+    let v = json(&[
+        "play",
+        "walak-pussa",
+        "--singleton-restriction",
+        "--position",
+        "0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S",
+        "--json",
+    ]);
     assert_eq!(v["position"], "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-");
 }
 
 #[test]
 fn moves_json_lists_legal_moves_in_order() {
-    let v = json(&["moves", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--json"]);
-    let ks: Vec<u64> = v["moves"].as_array().unwrap().iter().map(|m| m["move"].as_u64().unwrap()).collect();
+    let v = json(&[
+        "moves",
+        "djenon-aboure",
+        "--position",
+        "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S",
+        "--json",
+    ]);
+    let ks: Vec<u64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_u64().unwrap())
+        .collect();
     assert_eq!(ks, [1, 3, 4, 5]);
     let v = json(&["moves", "kalah", "--json"]);
     assert_eq!(v["moves"][2]["position"], "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S");
@@ -91,13 +163,42 @@ fn illegal_moves_name_their_place_and_reason() {
     assert!(e.contains("#1") && e.contains("out of range"), "{e}");
     let e = fails(&["play", "kalah", "--moves", "0"]);
     assert!(e.contains("out of range"), "{e}");
-    let e = fails(&["play", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--moves", "6"]);
+    let e = fails(&[
+        "play",
+        "djenon-aboure",
+        "--position",
+        "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S",
+        "--moves",
+        "6",
+    ]);
     assert!(e.contains("endless"), "{e}");
-    let e = fails(&["play", "djenon-aboure", "--position", "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S", "--moves", "2"]);
+    let e = fails(&[
+        "play",
+        "djenon-aboure",
+        "--position",
+        "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S",
+        "--moves",
+        "2",
+    ]);
     assert!(e.contains("single seed"), "{e}");
-    let e = fails(&["play", "walak-pussa", "--singleton-restriction", "--position", "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S", "--moves", "1"]);
+    let e = fails(&[
+        "play",
+        "walak-pussa",
+        "--singleton-restriction",
+        "--position",
+        "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S",
+        "--moves",
+        "1",
+    ]);
     assert!(e.contains("singleton"), "{e}");
-    let e = fails(&["play", "kalah", "--position", "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", "--moves", "6,1"]);
+    let e = fails(&[
+        "play",
+        "kalah",
+        "--position",
+        "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
+        "--moves",
+        "6,1",
+    ]);
     assert!(e.contains("#2") && e.contains("over"), "{e}");
     let e = fails(&["play", "kalah", "--moves", "3,x"]);
     assert!(e.contains("#2"), "{e}");
@@ -123,7 +224,14 @@ fn malformed_positions_are_rejected_clearly() {
         let e = fails(&["show", "kalah", "--position", pos]);
         assert!(e.contains(needle), "{pos}: {e}");
     }
-    let e = fails(&["show", "kalah", "--holes", "4", "--position", "4,4,4/4,4,4/0,0/S"]);
+    let e = fails(&[
+        "show",
+        "kalah",
+        "--holes",
+        "4",
+        "--position",
+        "4,4,4/4,4,4/0,0/S",
+    ]);
     assert!(e.contains("--holes is 4"), "{e}");
     let e = fails(&["show", "dakon", "--position", "1,1/1,1/0,0/S"]);
     assert!(e.contains("3 to 10 holes"), "{e}");
@@ -140,6 +248,9 @@ fn bad_sizes_flags_and_games_are_rejected() {
     assert!(fails(&["show", "kalah", "--no-mikul"]).contains("applies to dakon only"));
     assert!(fails(&["show", "dakon", "--singleton-restriction"]).contains("walak-pussa only"));
     assert!(fails(&["show", "kalah", "--frobnicate"]).contains("--frobnicate"));
-    assert!(fails(&["show", "kalah", "--seeds", "3", "--position", "3/3/0,0/S"]).contains("cannot be combined"));
+    assert!(
+        fails(&["show", "kalah", "--seeds", "3", "--position", "3/3/0,0/S"])
+            .contains("cannot be combined")
+    );
     assert!(fails(&["frobnicate"]).contains("frobnicate"));
 }

@@ -9,7 +9,13 @@ use std::collections::HashSet;
 
 /// Plays up to `max_moves` random legal moves from the start, calling `check(before, move,
 /// after)` on every step. Returns the positions met.
-fn playout<R: Rules>(rules: R, holes: u8, seeds: u8, mut rng: u64, max_moves: usize) -> Vec<Position<R>> {
+fn playout<R: Rules>(
+    rules: R,
+    holes: u8,
+    seeds: u8,
+    mut rng: u64,
+    max_moves: usize,
+) -> Vec<Position<R>> {
     let mut p = Position::start(rules, holes, seeds).unwrap();
     let mut seen = vec![p];
     for _ in 0..max_moves {
@@ -22,7 +28,9 @@ fn playout<R: Rules>(rules: R, holes: u8, seeds: u8, mut rng: u64, max_moves: us
         rng ^= rng >> 7;
         rng ^= rng << 17;
         let m = moves.as_slice()[(rng % moves.len() as u64) as usize];
-        p = p.try_play(m).unwrap_or_else(|e| panic!("{p}: listed move {m} is illegal: {e}"));
+        p = p
+            .try_play(m)
+            .unwrap_or_else(|e| panic!("{p}: listed move {m} is illegal: {e}"));
         seen.push(p);
     }
     seen
@@ -125,10 +133,21 @@ fn for_all_games(setup: &Setup) {
         }
     }
     one(Kalah::default(), setup);
-    one(Kalah { empty_capture: false, end_when_mover_empty: true }, setup);
+    one(
+        Kalah {
+            empty_capture: false,
+            end_when_mover_empty: true,
+        },
+        setup,
+    );
     one(Dakon::default(), setup);
     one(DjenonAboure, setup);
     one(WalakPussa::default(), setup);
-    one(WalakPussa { singleton_restriction: true }, setup);
+    one(
+        WalakPussa {
+            singleton_restriction: true,
+        },
+        setup,
+    );
     one(SanYao, setup);
 }

@@ -7,13 +7,21 @@ use solver::search::{solve, SearchConfig};
 /// The value of the standard start (final South minus North) and the best first moves.
 pub fn solve_start<R: Rules>(rules: R, holes: u8, seeds: u8, threads: usize) -> (i32, Vec<u8>) {
     let p = Position::start(rules, holes, seeds).unwrap();
-    let cfg = SearchConfig { threads, tt_bytes: 16 << 20, stop: None, progress: None };
+    let cfg = SearchConfig {
+        threads,
+        tt_bytes: 16 << 20,
+        stop: None,
+        progress: None,
+    };
     let r = solve(&p, &cfg, None).unwrap();
     (p.final_value(r.value), r.best.iter().map(|m| m.0).collect())
 }
 
 fn kalah(empty_capture: bool, end_when_mover_empty: bool) -> Kalah {
-    Kalah { empty_capture, end_when_mover_empty }
+    Kalah {
+        empty_capture,
+        end_when_mover_empty,
+    }
 }
 
 /// RULES.md §3.7: holes × seeds, then standard, end-when-mover-empty, empty-capture, both.
@@ -40,7 +48,12 @@ const RULES_TABLE: [(u8, u8, [i32; 4]); 17] = [
 #[test]
 fn kalah_small_boards_match_rules_md() {
     for (holes, seeds, values) in RULES_TABLE {
-        let columns = [kalah(false, false), kalah(false, true), kalah(true, false), kalah(true, true)];
+        let columns = [
+            kalah(false, false),
+            kalah(false, true),
+            kalah(true, false),
+            kalah(true, true),
+        ];
         for (rules, want) in columns.into_iter().zip(values) {
             let (got, _) = solve_start(rules, holes, seeds, 1);
             assert_eq!(got, want, "Kalah({holes},{seeds}) {:?}", rules);
@@ -76,7 +89,10 @@ fn kalah_reference_values_and_best_moves() {
         let (got, moves) = solve_start(kalah(ec, false), holes, seeds, 2);
         assert_eq!(got, want, "Kalah({holes},{seeds}) empty_capture={ec}");
         if !best.is_empty() {
-            assert_eq!(moves, best, "best moves of Kalah({holes},{seeds}) empty_capture={ec}");
+            assert_eq!(
+                moves, best,
+                "best moves of Kalah({holes},{seeds}) empty_capture={ec}"
+            );
         }
     }
 }
@@ -87,7 +103,11 @@ fn thread_count_does_not_change_values() {
     for (holes, seeds) in [(4, 4), (5, 3), (3, 4)] {
         let one = solve_start(kalah(false, false), holes, seeds, 1);
         for threads in [2, 3, 4] {
-            assert_eq!(solve_start(kalah(false, false), holes, seeds, threads), one, "Kalah({holes},{seeds}) threads={threads}");
+            assert_eq!(
+                solve_start(kalah(false, false), holes, seeds, threads),
+                one,
+                "Kalah({holes},{seeds}) threads={threads}"
+            );
         }
     }
 }

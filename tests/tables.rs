@@ -7,7 +7,7 @@ use mancala::Position;
 use solver::search::{solve, SearchConfig};
 use solver::Indexer;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use crate::cli::{mancala, ok};
 use tables::{BuildOptions, Check, Tablebase};
 
 /// A fresh empty directory under the system's temp dir.
@@ -146,23 +146,6 @@ fn san_yao_tables_equal_the_search() {
 
 // ---------------------------------------------------------------------------------------------
 // The command line
-
-fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = mancala(args);
-    assert!(
-        o.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
 
 /// A clean failure: non-zero exit, a message on stderr, no panic. Returns stderr.
 fn fails(args: &[&str]) -> String {

@@ -1,10 +1,10 @@
 //! The integration test binary: one binary, one module per concern (ripgrep's layout).
 
-mod examples;
-mod cli;
-mod props;
-mod tables;
-mod solve;
 mod agree;
+mod cli;
+mod examples;
+mod props;
 mod reference;
+mod solve;
+mod tables;
 mod verify;

@@ -7,39 +7,7 @@ use mancala::opening::{self, Limits};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules};
 use mancala::Position;
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = mancala(args);
-    assert!(
-        o.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&ok(args)).expect("one JSON object")
-}
-
-/// A clean failure: non-zero exit, a message, nothing on stdout, no panic.
-fn fails(args: &[&str]) -> String {
-    let o = mancala(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(!o.status.success(), "{args:?} should fail");
-    assert!(o.stdout.is_empty(), "{args:?} printed to stdout");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert!(!err.trim().is_empty(), "{args:?}: no message");
-    err
-}
+use crate::cli::{mancala, ok, json, fails};
 
 fn moves_of(v: &Value) -> Vec<u8> {
     v.as_array()

@@ -19,5 +19,7 @@ pub mod tt;
 
 pub use game::{Child, Children, Game, MAX_MOVES};
 pub use retro::{solve_layer, Indexer};
-pub use search::{analyze, solve, Oracle, Progress, SearchConfig, SearchError, SearchResult, Solver};
+pub use search::{
+    analyze, solve, Oracle, Progress, SearchConfig, SearchError, SearchResult, Solver,
+};
 pub use tt::{TranspositionTable, TtError};

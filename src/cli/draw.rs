@@ -22,7 +22,13 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let n = b.holes as usize;
     let pits = b.pit_slice();
     let score = p.score();
-    let cell = pits.iter().map(|c| c.to_string().len()).max().unwrap_or(1).max(n.to_string().len()) + 2;
+    let cell = pits
+        .iter()
+        .map(|c| c.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(n.to_string().len())
+        + 2;
     let store_w = score.iter().map(|s| s.to_string().len()).max().unwrap_or(1) + 2;
     let pad = " ".repeat(store_w);
     let border = format!("{pad}+{}", format!("{}+", "-".repeat(cell)).repeat(n));
@@ -40,7 +46,11 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
         }
         format!("{s}   {who}")
     };
-    let store_word = if R::KIND.has_stores() { "store" } else { "tally" };
+    let store_word = if R::KIND.has_stores() {
+        "store"
+    } else {
+        "tally"
+    };
     let mut out = String::new();
     let _ = writeln!(out, "{}", labels(&mut (1..=n).rev(), "North (moves)"));
     let _ = writeln!(out, "{border}");

@@ -139,14 +139,19 @@ impl PositionArgs {
         let (min, max) = kind.holes_range();
         if let Some(h) = self.holes {
             if h < min as u32 || h > max as u32 {
-                bail!("{} is played with {min} to {max} holes per row, not {h}", kind.name());
+                bail!(
+                    "{} is played with {min} to {max} holes per row, not {h}",
+                    kind.name()
+                );
             }
         }
         if let Some(text) = &self.position {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
-            let setup: Setup = text.parse().with_context(|| format!("invalid --position '{text}'"))?;
+            let setup: Setup = text
+                .parse()
+                .with_context(|| format!("invalid --position '{text}'"))?;
             if let Some(h) = self.holes {
                 if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {
                     bail!(
@@ -155,7 +160,8 @@ impl PositionArgs {
                     );
                 }
             }
-            return Position::from_setup(rules, &setup).with_context(|| format!("invalid --position '{text}'"));
+            return Position::from_setup(rules, &setup)
+                .with_context(|| format!("invalid --position '{text}'"));
         }
         let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
         let (smin, smax) = kind.seeds_range(holes);

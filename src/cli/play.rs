@@ -30,7 +30,12 @@ fn parse_move(text: &str, place: usize) -> Result<u32> {
     }
 }
 
-pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, moves: &[String], json: bool) -> Result<ExitCode> {
+pub(super) fn play<R: Rules>(
+    args: &PositionArgs,
+    rules: R,
+    moves: &[String],
+    json: bool,
+) -> Result<ExitCode> {
     let mut p = args.position(rules)?;
     for (i, text) in moves.iter().enumerate() {
         let place = i + 1;
@@ -69,7 +74,10 @@ pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resu
     p.for_each_child(|m, q| list.push((m, q)));
     let mut out = std::io::stdout().lock();
     if json {
-        let moves: Vec<_> = list.iter().map(|(m, q)| json!({"move": m.0, "position": q.to_string()})).collect();
+        let moves: Vec<_> = list
+            .iter()
+            .map(|(m, q)| json!({"move": m.0, "position": q.to_string()}))
+            .collect();
         writeln!(out, "{}", json!({ "moves": moves }))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -77,7 +85,12 @@ pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resu
     match p.to_move() {
         None => writeln!(out, "the game is over: no moves")?,
         Some(side) => {
-            writeln!(out, "{side} to move, {} legal move{}:", list.len(), if list.len() == 1 { "" } else { "s" })?;
+            writeln!(
+                out,
+                "{side} to move, {} legal move{}:",
+                list.len(),
+                if list.len() == 1 { "" } else { "s" }
+            )?;
             for (m, q) in &list {
                 let note = match q.to_move() {
                     None => "  (game over)",

@@ -56,7 +56,9 @@ impl SearchArgs {
         if asked_mb == 0 {
             bail!("--hash-mb must be at least 1");
         }
-        let asked = asked_mb.checked_mul(1 << 20).ok_or_else(|| anyhow::anyhow!("--hash-mb {asked_mb} is too large"))?;
+        let asked = asked_mb
+            .checked_mul(1 << 20)
+            .ok_or_else(|| anyhow::anyhow!("--hash-mb {asked_mb} is too large"))?;
         if let Some(avail) = available_memory() {
             if self.hash_mb.is_some() && asked > avail {
                 bail!(
@@ -70,7 +72,12 @@ impl SearchArgs {
         let useful = root.key_bound().saturating_mul(16).max(1 << 20);
         let bytes = (asked as u128).min(useful);
         let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
-        Ok(SearchConfig { threads, tt_bytes: bytes, stop: Some(interrupt_flag()), progress: None })
+        Ok(SearchConfig {
+            threads,
+            tt_bytes: bytes,
+            stop: Some(interrupt_flag()),
+            progress: None,
+        })
     }
 
     fn wants_progress(&self) -> bool {
@@ -123,10 +130,15 @@ fn with_progress<T>(
                     continue;
                 }
                 let (lo, hi) = progress.bounds();
-                let (a, b) = (to_final(lo).min(to_final(hi)), to_final(lo).max(to_final(hi)));
+                let (a, b) = (
+                    to_final(lo).min(to_final(hi)),
+                    to_final(lo).max(to_final(hi)),
+                );
                 let nodes = progress.nodes();
-                let line =
-                    format!("{t:.0} s, {nodes} nodes ({:.2} M/s), value in [{a:+}, {b:+}]", nodes as f64 / t / 1e6);
+                let line = format!(
+                    "{t:.0} s, {nodes} nodes ({:.2} M/s), value in [{a:+}, {b:+}]",
+                    nodes as f64 / t / 1e6
+                );
                 if terminal {
                     shown = true;
                     bar.set_message(line);
@@ -148,7 +160,9 @@ fn with_progress<T>(
 
 fn search_error(e: SearchError) -> anyhow::Error {
     match e {
-        SearchError::Interrupted => anyhow::anyhow!("interrupted: the search was stopped before it finished (no value)"),
+        SearchError::Interrupted => {
+            anyhow::anyhow!("interrupted: the search was stopped before it finished (no value)")
+        }
         other => anyhow::anyhow!("{other}"),
     }
 }
@@ -163,7 +177,10 @@ fn verdict(value: i32) -> String {
 }
 
 /// The principal variation with the side making each move: `S3 S6 N1 ...`.
-fn pv_text<R: Rules>(root: &Position<R>, pv: &[crate::board::Move]) -> (String, Vec<serde_json::Value>) {
+fn pv_text<R: Rules>(
+    root: &Position<R>,
+    pv: &[crate::board::Move],
+) -> (String, Vec<serde_json::Value>) {
     let mut p = *root;
     let mut words = Vec::new();
     let mut js = Vec::new();
@@ -176,19 +193,46 @@ fn pv_text<R: Rules>(root: &Position<R>, pv: &[crate::board::Move]) -> (String, 
     (words.join(" "), js)
 }
 
-pub(super) fn solve<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R, json: bool) -> Result<ExitCode> {
-    let p = pos.position(rules)?;
-    let mut cfg = search.config(&p)?;
-    let root = p;
-    let tb = search.tables.as_deref().map(|d| super::tables::open_for_search(d, &p)).transpose()?;
-    let oracle = tb.as_ref().map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let result = with_progress(search.wants_progress(), &mut cfg, |f| root.final_value(f), |cfg| {
-        Solver::new(&root, cfg.clone(), oracle).and_then(|mut s| s.solve(&root))
+/// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
+/// a solver with a progress display, and returns its result with the configuration used.
+/// `to_final` turns the root's future value into the number shown in progress lines.
+fn run_search<R: Rules, T>(
+    p: &Position<R>,
+    search: &SearchArgs,
+    to_final: impl Fn(i32) -> i32 + Send + Sync,
+    job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
+) -> Result<(T, SearchConfig)> {
+    let mut cfg = search.config(p)?;
+    let tb = search
+        .tables
+        .as_deref()
+        .map(|d| super::tables::open_for_search(d, p))
+        .transpose()?;
+    let oracle = tb
+        .as_ref()
+        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
+    let result = with_progress(search.wants_progress(), &mut cfg, to_final, |cfg| {
+        Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
     })
     .map_err(search_error)?;
+    Ok((result, cfg))
+}
+
+pub(super) fn solve<R: Rules>(
+    pos: &PositionArgs,
+    search: &SearchArgs,
+    rules: R,
+    json: bool,
+) -> Result<ExitCode> {
+    let p = pos.position(rules)?;
+    let (result, cfg) = run_search(&p, search, |f| p.final_value(f), |s| s.solve(&p))?;
     let value = p.final_value(result.value);
     let (pv, pv_json) = pv_text(&p, &result.pv);
-    let hit_rate = if result.tt_probes == 0 { 0.0 } else { result.tt_hits as f64 / result.tt_probes as f64 };
+    let hit_rate = if result.tt_probes == 0 {
+        0.0
+    } else {
+        result.tt_hits as f64 / result.tt_probes as f64
+    };
     let best: Vec<u8> = result.best.iter().map(|m| m.0).collect();
     let mut out = std::io::stdout().lock();
     if json {
@@ -211,11 +255,19 @@ pub(super) fn solve<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R,
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
-    writeln!(out, "value:    {value:+} ({} under perfect play; final South minus North)", verdict(value))?;
+    writeln!(
+        out,
+        "value:    {value:+} ({} under perfect play; final South minus North)",
+        verdict(value)
+    )?;
     match p.to_move() {
         None => writeln!(out, "the game is over")?,
         Some(side) => {
-            let list = best.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+            let list = best
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
             writeln!(out, "best:     {list} (for {side})")?;
             writeln!(out, "pv:       {pv}")?;
         }
@@ -234,34 +286,49 @@ pub(super) fn solve<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R,
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn analyze<R: Rules>(pos: &PositionArgs, search: &SearchArgs, rules: R, json: bool) -> Result<ExitCode> {
+pub(super) fn analyze<R: Rules>(
+    pos: &PositionArgs,
+    search: &SearchArgs,
+    rules: R,
+    json: bool,
+) -> Result<ExitCode> {
     let p = pos.position(rules)?;
-    let mut cfg = search.config(&p)?;
     let started = Instant::now();
-    let root = p;
-    let tb = search.tables.as_deref().map(|d| super::tables::open_for_search(d, &p)).transpose()?;
-    let oracle = tb.as_ref().map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let moves = with_progress(search.wants_progress(), &mut cfg, |f| f, |cfg| {
-        Solver::new(&root, cfg.clone(), oracle).and_then(|mut s| s.analyze(&root))
-    })
-    .map_err(search_error)?;
+    let (moves, _) = run_search(&p, search, |f| f, |s| s.analyze(&p))?;
     // A move's value from the mover's view, turned into the final South-minus-North score.
-    let finals: Vec<(u8, i32)> = moves.iter().map(|&(m, v)| (m.0, p.final_value(v))).collect();
+    let finals: Vec<(u8, i32)> = moves
+        .iter()
+        .map(|&(m, v)| (m.0, p.final_value(v)))
+        .collect();
     let mut out = std::io::stdout().lock();
     if json {
-        let list: Vec<_> = finals.iter().map(|&(m, v)| json!({"move": m, "value": v})).collect();
-        writeln!(out, "{}", json!({ "position": p.to_string(), "moves": list }))?;
+        let list: Vec<_> = finals
+            .iter()
+            .map(|&(m, v)| json!({"move": m, "value": v}))
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            json!({ "position": p.to_string(), "moves": list })
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
     match p.to_move() {
-        None => writeln!(out, "the game is over: no moves (value {:+})", p.final_value(0))?,
+        None => writeln!(
+            out,
+            "the game is over: no moves (value {:+})",
+            p.final_value(0)
+        )?,
         Some(side) => {
             let best = match side {
                 Side::South => finals.iter().map(|f| f.1).max(),
                 Side::North => finals.iter().map(|f| f.1).min(),
             };
-            writeln!(out, "{side} to move; value of each move (final South minus North):")?;
+            writeln!(
+                out,
+                "{side} to move; value of each move (final South minus North):"
+            )?;
             for &(m, v) in &finals {
                 let mark = if Some(v) == best { "  best" } else { "" };
                 writeln!(out, "  {m:>2}  {v:+4}  {}{mark}", verdict(v))?;

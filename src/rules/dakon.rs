@@ -77,7 +77,11 @@ impl Dakon {
         let opposite = board.ring().opposite(last);
         let taken = board.pits.take(opposite) as u16;
         if taken > 0 {
-            let landing = if self.nembak_takes_landing_seed { board.pits.take(last) as u16 } else { 0 };
+            let landing = if self.nembak_takes_landing_seed {
+                board.pits.take(last) as u16
+            } else {
+                0
+            };
             board.stores[side.index()] += taken + landing;
         }
     }

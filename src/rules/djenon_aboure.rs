@@ -1,7 +1,9 @@
 //! Djenon-aboure (RULES.md §5): origin-first landing-pit relay round the `2n` pits, capture of
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
-use super::{lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, Rules, TurnEnd};
+use super::{
+    lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, Rules, TurnEnd,
+};
 use crate::board::Side;
 use crate::position::Board;
 

@@ -59,7 +59,8 @@ impl Rules for Kalah {
         let over = if self.end_when_mover_empty {
             board.pits.all_empty(ring.row(side))
         } else {
-            board.pits.all_empty(ring.row(Side::South)) || board.pits.all_empty(ring.row(Side::North))
+            board.pits.all_empty(ring.row(Side::South))
+                || board.pits.all_empty(ring.row(Side::North))
         };
         if over {
             each_takes_own_row(board);

@@ -44,8 +44,13 @@ pub enum GameKind {
 
 impl GameKind {
     /// All games, in RULES.md order.
-    pub const ALL: [GameKind; 5] =
-        [GameKind::Kalah, GameKind::Dakon, GameKind::DjenonAboure, GameKind::WalakPussa, GameKind::SanYao];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Kalah,
+        GameKind::Dakon,
+        GameKind::DjenonAboure,
+        GameKind::WalakPussa,
+        GameKind::SanYao,
+    ];
 
     /// The command-line name (`kalah`, `dakon`, `djenon-aboure`, `walak-pussa`, `san-yao`).
     pub const fn name(self) -> &'static str {
@@ -220,7 +225,11 @@ pub(crate) fn lap_with_store(board: &mut Board, side: Side, from: usize, count: 
         }
         left -= 1;
         if left == 0 {
-            return if at == len { Landing::Store } else { Landing::Pit(at) };
+            return if at == len {
+                Landing::Store
+            } else {
+                Landing::Pit(at)
+            };
         }
     }
 }
@@ -310,7 +319,8 @@ pub(crate) fn one_takes_all(board: &mut Board, side: Side) {
 /// Whether `side` has a legal move: a candidate whose sowing ends.
 pub(crate) fn has_legal_move<R: Rules>(rules: &R, board: &Board, side: Side) -> bool {
     board.ring().row(side).any(|pit| {
-        rules.candidate(board, side, pit).is_ok() && (!R::CAN_CYCLE || rules.sow(&mut board.clone(), side, pit).is_ok())
+        rules.candidate(board, side, pit).is_ok()
+            && (!R::CAN_CYCLE || rules.sow(&mut board.clone(), side, pit).is_ok())
     })
 }
 
@@ -333,7 +343,11 @@ pub(crate) fn pass_or_end<R: Rules>(rules: &R, board: &mut Board) {
 /// Next-pit relay: after each lap, if the pit after the last one holds seeds, lift it and sow
 /// from the pit after it. When that pit is empty the sowing stops, and the pit after the empty
 /// one is captured if occupied, followed by the alternating chain (empty, occupied, empty, ...).
-pub(crate) fn next_pit_relay_and_capture(board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless> {
+pub(crate) fn next_pit_relay_and_capture(
+    board: &mut Board,
+    side: Side,
+    pit: usize,
+) -> Result<TurnEnd, Endless> {
     let ring = board.ring();
     let last = relay(&mut board.pits, pit, |pits, lift| {
         let count = pits.take(lift) as u32;

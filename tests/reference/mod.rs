@@ -15,10 +15,18 @@ use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefGame {
-    Kalah { empty_capture: bool, end_when_mover_empty: bool },
-    Dakon { nembak_takes_landing_seed: bool, no_mikul: bool },
+    Kalah {
+        empty_capture: bool,
+        end_when_mover_empty: bool,
+    },
+    Dakon {
+        nembak_takes_landing_seed: bool,
+        no_mikul: bool,
+    },
     DjenonAboure,
-    WalakPussa { singleton_restriction: bool },
+    WalakPussa {
+        singleton_restriction: bool,
+    },
     SanYao,
 }
 
@@ -43,7 +51,8 @@ fn parse_count(s: &str) -> Result<u32, String> {
     if !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("not a non-negative decimal count: {s:?}"));
     }
-    s.parse::<u32>().map_err(|_| format!("count too large: {s}"))
+    s.parse::<u32>()
+        .map_err(|_| format!("count too large: {s}"))
 }
 
 fn parse_list(s: &str) -> Result<Vec<u32>, String> {
@@ -56,12 +65,19 @@ fn parse_list(s: &str) -> Result<Vec<u32>, String> {
 pub fn parse(s: &str) -> Result<RefPos, String> {
     let parts: Vec<&str> = s.split('/').collect();
     if parts.len() != 4 {
-        return Err(format!("expected 4 '/'-separated groups, got {}", parts.len()));
+        return Err(format!(
+            "expected 4 '/'-separated groups, got {}",
+            parts.len()
+        ));
     }
     let south = parse_list(parts[0])?;
     let north = parse_list(parts[1])?;
     if south.len() != north.len() {
-        return Err(format!("row lengths differ: {} and {}", south.len(), north.len()));
+        return Err(format!(
+            "row lengths differ: {} and {}",
+            south.len(),
+            north.len()
+        ));
     }
     let stores = parse_list(parts[2])?;
     if stores.len() != 2 {
@@ -73,24 +89,46 @@ pub fn parse(s: &str) -> Result<RefPos, String> {
         "-" => None,
         other => return Err(format!("bad side marker: {other:?}")),
     };
-    let total: u64 = south.iter().chain(north.iter()).chain(stores.iter()).map(|&c| c as u64).sum();
+    let total: u64 = south
+        .iter()
+        .chain(north.iter())
+        .chain(stores.iter())
+        .map(|&c| c as u64)
+        .sum();
     if total > u32::MAX as u64 {
         return Err("total seed count too large".to_string());
     }
     if to_move.is_none() && south.iter().chain(north.iter()).any(|&c| c != 0) {
         return Err("game-over position ('-') with seeds on the board".to_string());
     }
-    Ok(RefPos { south, north, stores: [stores[0], stores[1]], to_move })
+    Ok(RefPos {
+        south,
+        north,
+        stores: [stores[0], stores[1]],
+        to_move,
+    })
 }
 
 pub fn format(p: &RefPos) -> String {
-    let row = |r: &[u32]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",");
+    let row = |r: &[u32]| {
+        r.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let side = match p.to_move {
         Some(0) => "S",
         Some(_) => "N",
         None => "-",
     };
-    format!("{}/{}/{},{}/{}", row(&p.south), row(&p.north), p.stores[0], p.stores[1], side)
+    format!(
+        "{}/{}/{},{}/{}",
+        row(&p.south),
+        row(&p.north),
+        p.stores[0],
+        p.stores[1],
+        side
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -106,7 +144,12 @@ fn board_of(p: &RefPos) -> Vec<u32> {
 
 fn make_pos(board: &[u32], stores: [u32; 2], to_move: Option<usize>) -> RefPos {
     let n = board.len() / 2;
-    RefPos { south: board[..n].to_vec(), north: board[n..].to_vec(), stores, to_move }
+    RefPos {
+        south: board[..n].to_vec(),
+        north: board[n..].to_vec(),
+        stores,
+        to_move,
+    }
 }
 
 /// Owner of pit `i` on a board of `n` holes per row.
@@ -197,7 +240,10 @@ fn check_state(
 ) -> Result<(), Endless> {
     let key = (board.to_vec(), stores, lift);
     if let Some(&first) = seen.get(&key) {
-        return Err(Endless { first_lap: first, period: lap - first });
+        return Err(Endless {
+            first_lap: first,
+            period: lap - first,
+        });
     }
     seen.insert(key, lap);
     Ok(())
@@ -205,19 +251,43 @@ fn check_state(
 
 /// Plays the sowing of pit `pit` (a board index) for `mover`. The pit is assumed to be a
 /// candidate. Returns `Err` for an endless relay.
-fn sow_turn(g: RefGame, board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Result<Turn, Endless> {
+fn sow_turn(
+    g: RefGame,
+    board: &[u32],
+    stores: [u32; 2],
+    mover: usize,
+    pit: usize,
+) -> Result<Turn, Endless> {
     match g {
-        RefGame::Kalah { empty_capture, .. } => Ok(sow_kalah(board, stores, mover, pit, empty_capture)),
-        RefGame::Dakon { nembak_takes_landing_seed, no_mikul } => {
-            sow_dakon(board, stores, mover, pit, nembak_takes_landing_seed, no_mikul)
+        RefGame::Kalah { empty_capture, .. } => {
+            Ok(sow_kalah(board, stores, mover, pit, empty_capture))
         }
+        RefGame::Dakon {
+            nembak_takes_landing_seed,
+            no_mikul,
+        } => sow_dakon(
+            board,
+            stores,
+            mover,
+            pit,
+            nembak_takes_landing_seed,
+            no_mikul,
+        ),
         RefGame::DjenonAboure => sow_djenon(board, stores, mover, pit),
-        RefGame::WalakPussa { .. } | RefGame::SanYao => sow_next_pit_relay(board, stores, mover, pit),
+        RefGame::WalakPussa { .. } | RefGame::SanYao => {
+            sow_next_pit_relay(board, stores, mover, pit)
+        }
     }
 }
 
 /// Kalah (§3.2–§3.3): one lap through the own store, skipping the opponent's.
-fn sow_kalah(board: &[u32], stores: [u32; 2], mover: usize, pit: usize, empty_capture: bool) -> Turn {
+fn sow_kalah(
+    board: &[u32],
+    stores: [u32; 2],
+    mover: usize,
+    pit: usize,
+    empty_capture: bool,
+) -> Turn {
     let n = board.len() / 2;
     let mut b = board.to_vec();
     let mut st = stores;
@@ -253,7 +323,12 @@ fn sow_kalah(board: &[u32], stores: [u32; 2], mover: usize, pit: usize, empty_ca
             }
         }
     }
-    Turn { board: b, stores: st, extra_turn, lap_ends: vec![lap_end] }
+    Turn {
+        board: b,
+        stores: st,
+        extra_turn,
+        lap_ends: vec![lap_end],
+    }
 }
 
 /// Dakon (§4.2–§4.3): landing-pit relay through the own store.
@@ -286,7 +361,12 @@ fn sow_dakon(
         match pos {
             Slot::OwnStore => {
                 lap_ends.push(None);
-                return Ok(Turn { board: b, stores: st, extra_turn: true, lap_ends });
+                return Ok(Turn {
+                    board: b,
+                    stores: st,
+                    extra_turn: true,
+                    lap_ends,
+                });
             }
             Slot::Pit(l) => {
                 lap_ends.push(Some(l));
@@ -318,7 +398,12 @@ fn sow_dakon(
                         b[l] = 0;
                     }
                 }
-                return Ok(Turn { board: b, stores: st, extra_turn: false, lap_ends });
+                return Ok(Turn {
+                    board: b,
+                    stores: st,
+                    extra_turn: false,
+                    lap_ends,
+                });
             }
         }
     }
@@ -347,7 +432,12 @@ fn sow_djenon(board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Resu
         lap_ends.push(Some(l));
         let c = b[l];
         if c == 1 {
-            return Ok(Turn { board: b, stores: st, extra_turn: false, lap_ends });
+            return Ok(Turn {
+                board: b,
+                stores: st,
+                extra_turn: false,
+                lap_ends,
+            });
         }
         if c == 2 || c == 4 {
             st[mover] += b[l];
@@ -358,7 +448,12 @@ fn sow_djenon(board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Resu
                 b[x] = 0;
                 x = (x + m - 1) % m;
             }
-            return Ok(Turn { board: b, stores: st, extra_turn: false, lap_ends });
+            return Ok(Turn {
+                board: b,
+                stores: st,
+                extra_turn: false,
+                lap_ends,
+            });
         }
         // c == 3 or c >= 5: relay from the landing pit.
         lift = l;
@@ -366,7 +461,12 @@ fn sow_djenon(board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Resu
 }
 
 /// Walak-pussa and San-Yao (§6.3–§6.4, §7.3–§7.4): next-pit relay, alternating capture chain.
-fn sow_next_pit_relay(board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Result<Turn, Endless> {
+fn sow_next_pit_relay(
+    board: &[u32],
+    stores: [u32; 2],
+    mover: usize,
+    pit: usize,
+) -> Result<Turn, Endless> {
     let m = board.len();
     let mut b = board.to_vec();
     let mut st = stores;
@@ -406,7 +506,12 @@ fn sow_next_pit_relay(board: &[u32], stores: [u32; 2], mover: usize, pit: usize)
                 }
             }
         }
-        return Ok(Turn { board: b, stores: st, extra_turn: false, lap_ends });
+        return Ok(Turn {
+            board: b,
+            stores: st,
+            extra_turn: false,
+            lap_ends,
+        });
     }
 }
 
@@ -420,7 +525,9 @@ fn is_candidate(g: RefGame, board: &[u32], side: usize, pit: usize) -> bool {
     let c = board[pit];
     match g {
         RefGame::DjenonAboure => c >= 2,
-        RefGame::WalakPussa { singleton_restriction: true } => {
+        RefGame::WalakPussa {
+            singleton_restriction: true,
+        } => {
             let has_big = board[side * n..side * n + n].iter().any(|&x| x >= 2);
             c >= 2 || (c == 1 && !has_big)
         }
@@ -430,7 +537,10 @@ fn is_candidate(g: RefGame, board: &[u32], side: usize, pit: usize) -> bool {
 
 fn candidates_on(g: RefGame, board: &[u32], side: usize) -> Vec<u8> {
     let n = board.len() / 2;
-    (1..=n).filter(|&k| is_candidate(g, board, side, side * n + k - 1)).map(|k| k as u8).collect()
+    (1..=n)
+        .filter(|&k| is_candidate(g, board, side, side * n + k - 1))
+        .map(|k| k as u8)
+        .collect()
 }
 
 fn legal_on(g: RefGame, board: &[u32], side: usize) -> Vec<u8> {
@@ -466,7 +576,10 @@ pub fn normalize(g: RefGame, p: &RefPos) -> RefPos {
     let mut b = board_of(p);
     let mut st = p.stores;
     match g {
-        RefGame::Kalah { end_when_mover_empty, .. } => {
+        RefGame::Kalah {
+            end_when_mover_empty,
+            ..
+        } => {
             let ends = if end_when_mover_empty {
                 row_sum(&b, n, side) == 0
             } else {
@@ -527,7 +640,10 @@ pub fn play(g: RefGame, p: &RefPos, mv: u8) -> Result<RefPos, String> {
         return Err(format!("move {mv}: not a candidate"));
     }
     let t = sow_turn(g, &b, p.stores, side, pit).map_err(|e| {
-        format!("move {mv}: endless sowing (state of lap {} recurs after {} laps)", e.first_lap, e.period)
+        format!(
+            "move {mv}: endless sowing (state of lap {} recurs after {} laps)",
+            e.first_lap, e.period
+        )
     })?;
     let next = if t.extra_turn { side } else { 1 - side };
     Ok(normalize(g, &make_pos(&t.board, t.stores, Some(next))))
@@ -535,7 +651,12 @@ pub fn play(g: RefGame, p: &RefPos, mv: u8) -> Result<RefPos, String> {
 
 /// Standard start: `holes` pits a side with `seeds` each, empty stores, South to move; normalised.
 pub fn start(g: RefGame, holes: usize, seeds: u32) -> RefPos {
-    let p = RefPos { south: vec![seeds; holes], north: vec![seeds; holes], stores: [0, 0], to_move: Some(0) };
+    let p = RefPos {
+        south: vec![seeds; holes],
+        north: vec![seeds; holes],
+        stores: [0, 0],
+        to_move: Some(0),
+    };
     normalize(g, &p)
 }
 
@@ -545,7 +666,10 @@ pub fn start(g: RefGame, holes: usize, seeds: u32) -> RefPos {
 
 /// The same position with both stores set to 0 (the key of the future margin F).
 fn strip(p: &RefPos) -> RefPos {
-    RefPos { stores: [0, 0], ..p.clone() }
+    RefPos {
+        stores: [0, 0],
+        ..p.clone()
+    }
 }
 
 fn store_diff(p: &RefPos) -> i32 {
@@ -588,7 +712,11 @@ fn explore(g: RefGame, root: &RefPos) -> Graph {
             out.push((d, j));
         }
         if x.to_move.is_some() {
-            assert!(!out.is_empty(), "normalised position without legal move: {}", format(&x));
+            assert!(
+                !out.is_empty(),
+                "normalised position without legal move: {}",
+                format(&x)
+            );
         }
         edges.push(out);
         i += 1;
@@ -599,13 +727,22 @@ fn explore(g: RefGame, root: &RefPos) -> Graph {
 /// Future margin F (South minus North, stores excluded) of every node of the graph.
 fn solve_graph(graph: &Graph) -> Vec<i32> {
     let count = graph.nodes.len();
-    let seeds: Vec<u32> = graph.nodes.iter().map(|p| board_sum(&board_of(p))).collect();
+    let seeds: Vec<u32> = graph
+        .nodes
+        .iter()
+        .map(|p| board_sum(&board_of(p)))
+        .collect();
     // Finished games have future margin 0; everything else is solved layer by layer.
-    let mut f: Vec<Option<i32>> =
-        graph.nodes.iter().map(|p| if p.to_move.is_none() { Some(0) } else { None }).collect();
+    let mut f: Vec<Option<i32>> = graph
+        .nodes
+        .iter()
+        .map(|p| if p.to_move.is_none() { Some(0) } else { None })
+        .collect();
     let layers: BTreeSet<u32> = seeds.iter().copied().collect();
     for k in layers {
-        let layer: Vec<usize> = (0..count).filter(|&i| seeds[i] == k && f[i].is_none()).collect();
+        let layer: Vec<usize> = (0..count)
+            .filter(|&i| seeds[i] == k && f[i].is_none())
+            .collect();
         if layer.is_empty() {
             continue;
         }
@@ -719,17 +856,45 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    const KALAH: RefGame = RefGame::Kalah { empty_capture: false, end_when_mover_empty: false };
-    const KALAH_MOVER: RefGame = RefGame::Kalah { empty_capture: false, end_when_mover_empty: true };
-    const KALAH_EC: RefGame = RefGame::Kalah { empty_capture: true, end_when_mover_empty: false };
-    const KALAH_BOTH: RefGame = RefGame::Kalah { empty_capture: true, end_when_mover_empty: true };
-    const DAKON: RefGame = RefGame::Dakon { nembak_takes_landing_seed: false, no_mikul: false };
-    const DAKON_LANDING: RefGame = RefGame::Dakon { nembak_takes_landing_seed: true, no_mikul: false };
-    const DAKON_NO_MIKUL: RefGame = RefGame::Dakon { nembak_takes_landing_seed: false, no_mikul: true };
-    const DAKON_BOTH: RefGame = RefGame::Dakon { nembak_takes_landing_seed: true, no_mikul: true };
+    const KALAH: RefGame = RefGame::Kalah {
+        empty_capture: false,
+        end_when_mover_empty: false,
+    };
+    const KALAH_MOVER: RefGame = RefGame::Kalah {
+        empty_capture: false,
+        end_when_mover_empty: true,
+    };
+    const KALAH_EC: RefGame = RefGame::Kalah {
+        empty_capture: true,
+        end_when_mover_empty: false,
+    };
+    const KALAH_BOTH: RefGame = RefGame::Kalah {
+        empty_capture: true,
+        end_when_mover_empty: true,
+    };
+    const DAKON: RefGame = RefGame::Dakon {
+        nembak_takes_landing_seed: false,
+        no_mikul: false,
+    };
+    const DAKON_LANDING: RefGame = RefGame::Dakon {
+        nembak_takes_landing_seed: true,
+        no_mikul: false,
+    };
+    const DAKON_NO_MIKUL: RefGame = RefGame::Dakon {
+        nembak_takes_landing_seed: false,
+        no_mikul: true,
+    };
+    const DAKON_BOTH: RefGame = RefGame::Dakon {
+        nembak_takes_landing_seed: true,
+        no_mikul: true,
+    };
     const DJENON: RefGame = RefGame::DjenonAboure;
-    const WALAK: RefGame = RefGame::WalakPussa { singleton_restriction: false };
-    const WALAK_SR: RefGame = RefGame::WalakPussa { singleton_restriction: true };
+    const WALAK: RefGame = RefGame::WalakPussa {
+        singleton_restriction: false,
+    };
+    const WALAK_SR: RefGame = RefGame::WalakPussa {
+        singleton_restriction: true,
+    };
     const SANYAO: RefGame = RefGame::SanYao;
 
     fn pos(s: &str) -> RefPos {
@@ -745,14 +910,20 @@ mod tests {
     }
 
     fn check_norm(g: RefGame, before: &str, after: &str) {
-        assert_eq!(format(&normalize(g, &pos(before))), after, "{g:?} normalise {before}");
+        assert_eq!(
+            format(&normalize(g, &pos(before))),
+            after,
+            "{g:?} normalise {before}"
+        );
     }
 
     /// The lap-end pits of a move (None = own store), for the detailed examples.
     fn lap_ends(g: RefGame, p: &RefPos, mv: u8) -> Vec<Option<usize>> {
         let n = p.south.len();
         let side = p.to_move.unwrap();
-        sow_turn(g, &board_of(p), p.stores, side, side * n + mv as usize - 1).unwrap().lap_ends
+        sow_turn(g, &board_of(p), p.stores, side, side * n + mv as usize - 1)
+            .unwrap()
+            .lap_ends
     }
 
     fn endless_info(g: RefGame, p: &RefPos, mv: u8) -> Endless {
@@ -779,28 +950,28 @@ mod tests {
     #[test]
     fn parse_errors() {
         let bad = [
-            "4,4,4/4,4/0,0/S",          // row lengths differ
-            "4,4/4,4,4/0,0/S",          // row lengths differ
-            "/ /0,0/S",                 // empty rows
-            "//0,0/S",                  // empty rows
-            "4,x/4,4/0,0/S",            // non-numeric
-            "4,4/4,4/0,a/S",            // non-numeric store
-            "4,-1/4,4/0,0/S",           // negative
-            "4,4/4,4/-1,0/S",           // negative store
-            "4,+1/4,4/0,0/S",           // sign
-            "4, 4/4,4/0,0/S",           // space
-            "4,4/4,4/0,0/X",            // bad side marker
-            "4,4/4,4/0,0/s",            // bad side marker (lower case)
-            "4,4/4,4/0,0/",             // missing side marker
-            "4,4/4,4/0,0/SN",           // bad side marker
-            "4,4/4,4/0,0/-",            // '-' with seeds on board
-            "0,0/0,1/0,0/-",            // '-' with seeds on board
-            "4,4/4,4/0/S",              // one store
-            "4,4/4,4/0,0,0/S",          // three stores
-            "4,4/4,4/0,0",              // missing group
-            "4,4/4,4/0,0/S/S",          // extra group
-            "4,,4/4,4,4/0,0/S",         // empty count
-            "99999999999,4/4,4/0,0/S",  // too large
+            "4,4,4/4,4/0,0/S",                 // row lengths differ
+            "4,4/4,4,4/0,0/S",                 // row lengths differ
+            "/ /0,0/S",                        // empty rows
+            "//0,0/S",                         // empty rows
+            "4,x/4,4/0,0/S",                   // non-numeric
+            "4,4/4,4/0,a/S",                   // non-numeric store
+            "4,-1/4,4/0,0/S",                  // negative
+            "4,4/4,4/-1,0/S",                  // negative store
+            "4,+1/4,4/0,0/S",                  // sign
+            "4, 4/4,4/0,0/S",                  // space
+            "4,4/4,4/0,0/X",                   // bad side marker
+            "4,4/4,4/0,0/s",                   // bad side marker (lower case)
+            "4,4/4,4/0,0/",                    // missing side marker
+            "4,4/4,4/0,0/SN",                  // bad side marker
+            "4,4/4,4/0,0/-",                   // '-' with seeds on board
+            "0,0/0,1/0,0/-",                   // '-' with seeds on board
+            "4,4/4,4/0/S",                     // one store
+            "4,4/4,4/0,0,0/S",                 // three stores
+            "4,4/4,4/0,0",                     // missing group
+            "4,4/4,4/0,0/S/S",                 // extra group
+            "4,,4/4,4,4/0,0/S",                // empty count
+            "99999999999,4/4,4/0,0/S",         // too large
             "4000000000,4000000000/0,0/0,0/S", // total too large
         ];
         for s in bad {
@@ -812,27 +983,92 @@ mod tests {
 
     #[test]
     fn kalah_k1_to_k5() {
-        check_move(KALAH, "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S", 3, "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S");
-        check_move(KALAH, "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S", 6, "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N");
-        check_move(KALAH, "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N", 6, "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S");
-        check_move(KALAH, "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S", 1, "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N");
-        check_move(KALAH, "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S", 1, "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N");
+        check_move(
+            KALAH,
+            "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S",
+            3,
+            "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
+        );
+        check_move(
+            KALAH,
+            "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
+            6,
+            "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N",
+        );
+        check_move(
+            KALAH,
+            "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N",
+            6,
+            "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
+        );
+        check_move(
+            KALAH,
+            "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
+            1,
+            "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N",
+        );
+        check_move(
+            KALAH,
+            "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S",
+            1,
+            "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N",
+        );
         // The same moves under every option combination (none of them is affected).
         for g in [KALAH_MOVER, KALAH_EC, KALAH_BOTH] {
-            check_move(g, "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S", 3, "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S");
-            check_move(g, "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S", 1, "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N");
-            check_move(g, "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S", 1, "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N");
+            check_move(
+                g,
+                "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S",
+                3,
+                "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
+            );
+            check_move(
+                g,
+                "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
+                1,
+                "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N",
+            );
+            check_move(
+                g,
+                "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S",
+                1,
+                "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N",
+            );
         }
     }
 
     #[test]
     fn kalah_kx1_kx2_kx3() {
-        check_move(KALAH, "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", 6, "0,0,0,0,0,0/0,0,0,0,0,0/21,27/-");
-        check_move(KALAH_MOVER, "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", 6, "0,0,0,0,0,0/1,0,0,0,0,3/21,23/N");
-        check_move(KALAH, "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S", 1, "0,1,0,0,0,3/1,1,1,1,0,1/0,0/N");
-        check_move(KALAH_EC, "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S", 1, "0,0,0,0,0,3/1,1,1,1,0,1/1,0/N");
+        check_move(
+            KALAH,
+            "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
+            6,
+            "0,0,0,0,0,0/0,0,0,0,0,0/21,27/-",
+        );
+        check_move(
+            KALAH_MOVER,
+            "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
+            6,
+            "0,0,0,0,0,0/1,0,0,0,0,3/21,23/N",
+        );
+        check_move(
+            KALAH,
+            "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S",
+            1,
+            "0,1,0,0,0,3/1,1,1,1,0,1/0,0/N",
+        );
+        check_move(
+            KALAH_EC,
+            "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S",
+            1,
+            "0,0,0,0,0,3/1,1,1,1,0,1/1,0/N",
+        );
         for g in [KALAH, KALAH_MOVER, KALAH_EC, KALAH_BOTH] {
-            check_move(g, "0,0,0,0,0,1/0,0,1,0,2,0/22,22/S", 6, "0,0,0,0,0,0/0,0,0,0,0,0/23,25/-");
+            check_move(
+                g,
+                "0,0,0,0,0,1/0,0,1,0,2,0/22,22/S",
+                6,
+                "0,0,0,0,0,0/0,0,0,0,0,0/23,25/-",
+            );
         }
     }
 
@@ -844,7 +1080,11 @@ mod tests {
         check_norm(KALAH_MOVER, s, s);
         check_norm(KALAH_BOTH, s, s);
         // With the mover-empty rule, the mover with no seeds ends the game.
-        check_norm(KALAH_MOVER, "0,0,0,0,0,0/1,2,0,0,0,0/20,25/S", "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-");
+        check_norm(
+            KALAH_MOVER,
+            "0,0,0,0,0,0/1,2,0,0,0,0/20,25/S",
+            "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-",
+        );
     }
 
     /// RULES.md §3.7: (holes, seeds, [standard, end-when-mover-empty, empty-capture, both options]).
@@ -910,21 +1150,64 @@ mod tests {
         assert_eq!(lap_ends(DAKON, &pos(start7), 2), vec![Some(7), Some(1)]);
         let d3 = "0,8,8,8,8,8,8/7,7,7,7,7,7,7/1,0/S";
         check_move(DAKON, d3, 2, "6,2,0,1,3,0,4/13,5,13,13,4,13,13/8,0/S");
-        let ends: Vec<Option<usize>> =
-            [8, 2, 11, 6, 2, 4, 1, 5, 3, 2, 5].iter().map(|&i| Some(i)).chain([None]).collect();
+        let ends: Vec<Option<usize>> = [8, 2, 11, 6, 2, 4, 1, 5, 3, 2, 5]
+            .iter()
+            .map(|&i| Some(i))
+            .chain([None])
+            .collect();
         assert_eq!(lap_ends(DAKON, &pos(d3), 2), ends, "D3 lap ends (12 laps)");
-        check_move(DAKON, "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S", 7, "1,1,1,1,1,1,0/0,0,0,1,1,1,1/6,0/N");
-        check_move(DAKON_NO_MIKUL, "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S", 7, "1,1,1,1,1,1,0/2,1,2,1,1,1,1/1,0/N");
-        check_move(DAKON, "1,1,1,1,1,1,2/0,1,1,1,1,1,1/0,0/S", 7, "1,1,1,1,1,1,0/1,1,1,1,1,1,1/1,0/N");
-        check_move(DAKON, "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S", 1, "0,1,1,1,1,1,1/1,1,1,1,1,0,1/5,0/N");
-        check_move(DAKON_LANDING, "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S", 1, "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N");
-        check_move(DAKON_BOTH, "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S", 1, "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N");
+        check_move(
+            DAKON,
+            "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S",
+            7,
+            "1,1,1,1,1,1,0/0,0,0,1,1,1,1/6,0/N",
+        );
+        check_move(
+            DAKON_NO_MIKUL,
+            "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S",
+            7,
+            "1,1,1,1,1,1,0/2,1,2,1,1,1,1/1,0/N",
+        );
+        check_move(
+            DAKON,
+            "1,1,1,1,1,1,2/0,1,1,1,1,1,1/0,0/S",
+            7,
+            "1,1,1,1,1,1,0/1,1,1,1,1,1,1/1,0/N",
+        );
+        check_move(
+            DAKON,
+            "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
+            1,
+            "0,1,1,1,1,1,1/1,1,1,1,1,0,1/5,0/N",
+        );
+        check_move(
+            DAKON_LANDING,
+            "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
+            1,
+            "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N",
+        );
+        check_move(
+            DAKON_BOTH,
+            "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
+            1,
+            "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N",
+        );
     }
 
     #[test]
     fn dakon_dx1_dx2() {
-        check_move(DAKON, "0,0,0,0,0,0,1/3,0,0,0,0,0,0/40,54/S", 7, "0,0,0,0,0,0,0/0,0,0,0,0,0,0/41,57/-");
-        check_move(DAKON, "1,0,0,0,0,0,0/0,0,0,0,0,3,0/40,54/S", 1, "0,0,0,0,0,0,0/0,0,0,0,0,0,0/44,54/-");
+        check_move(
+            DAKON,
+            "0,0,0,0,0,0,1/3,0,0,0,0,0,0/40,54/S",
+            7,
+            "0,0,0,0,0,0,0/0,0,0,0,0,0,0/41,57/-",
+        );
+        check_move(
+            DAKON,
+            "1,0,0,0,0,0,0/0,0,0,0,0,3,0/40,54/S",
+            1,
+            "0,0,0,0,0,0,0/0,0,0,0,0,0,0/44,54/-",
+        );
     }
 
     #[test]
@@ -936,8 +1219,14 @@ mod tests {
             assert_eq!(r.stores, [9, 0], "move {mv}");
             assert_eq!(r.to_move, Some(1), "move {mv}");
         }
-        assert_eq!(format(&play(DAKON, &s, 3).unwrap()), "8,8,1,8,8,8,8/8,0,8,8,0,8,8/9,0/N");
-        assert_eq!(format(&play(DAKON, &s, 7).unwrap()), "8,8,8,8,8,8,1/0,8,8,8,8,0,8/9,0/N");
+        assert_eq!(
+            format(&play(DAKON, &s, 3).unwrap()),
+            "8,8,1,8,8,8,8/8,0,8,8,0,8,8/9,0/N"
+        );
+        assert_eq!(
+            format(&play(DAKON, &s, 7).unwrap()),
+            "8,8,8,8,8,8,1/0,8,8,8,8,0,8/9,0/N"
+        );
     }
 
     // ----- Djenon-aboure -----
@@ -946,14 +1235,33 @@ mod tests {
     fn djenon_j1_j2() {
         let s = "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S";
         check_move(DJENON, s, 1, "2,6,6,0,5,5/5,1,5,5,5,1/2,0/N");
-        assert_eq!(lap_ends(DJENON, &pos(s), 1), vec![Some(3), Some(7), Some(11), Some(3)], "J1 4 laps");
-        check_move(DJENON, "2,2,2,2,3,3/1,2,2,2,2,2/0,0/S", 5, "2,2,2,2,1,0/0,2,2,2,2,2/6,0/N");
+        assert_eq!(
+            lap_ends(DJENON, &pos(s), 1),
+            vec![Some(3), Some(7), Some(11), Some(3)],
+            "J1 4 laps"
+        );
+        check_move(
+            DJENON,
+            "2,2,2,2,3,3/1,2,2,2,2,2/0,0/S",
+            5,
+            "2,2,2,2,1,0/0,2,2,2,2,2/6,0/N",
+        );
     }
 
     #[test]
     fn djenon_jx1_jx2() {
-        check_move(DJENON, "2,0,0,0,0,0/1,1,1,1,1,1/22,18/S", 1, "0,0,0,0,0,0/0,0,0,0,0,0/24,24/-");
-        check_move(DJENON, "2,2,0,0,0,0/1,1,1,1,1,1/20,18/S", 2, "2,1,1,0,0,0/1,1,1,1,1,1/20,18/S");
+        check_move(
+            DJENON,
+            "2,0,0,0,0,0/1,1,1,1,1,1/22,18/S",
+            1,
+            "0,0,0,0,0,0/0,0,0,0,0,0/24,24/-",
+        );
+        check_move(
+            DJENON,
+            "2,2,0,0,0,0/1,1,1,1,1,1/20,18/S",
+            2,
+            "2,1,1,0,0,0/1,1,1,1,1,1/20,18/S",
+        );
     }
 
     #[test]
@@ -961,7 +1269,13 @@ mod tests {
         let p = pos("2,1,2,3,2,3/1,2,1,5,4,3/0,0/S");
         assert_eq!(candidates(DJENON, &p), vec![1, 3, 4, 5, 6]);
         assert_eq!(legal_moves(DJENON, &p), vec![1, 3, 4, 5]);
-        assert_eq!(endless_info(DJENON, &p, 6), Endless { first_lap: 0, period: 54 });
+        assert_eq!(
+            endless_info(DJENON, &p, 6),
+            Endless {
+                first_lap: 0,
+                period: 54
+            }
+        );
         assert!(play(DJENON, &p, 6).is_err());
         assert_eq!(format(&normalize(DJENON, &p)), format(&p));
     }
@@ -971,7 +1285,13 @@ mod tests {
         let p = pos("7,1,0,1,0,1/11,4,3,2,3,4/0,0/S");
         assert_eq!(candidates(DJENON, &p), vec![1]);
         assert_eq!(legal_moves(DJENON, &p), Vec::<u8>::new());
-        assert_eq!(endless_info(DJENON, &p, 1), Endless { first_lap: 1, period: 462 });
+        assert_eq!(
+            endless_info(DJENON, &p, 1),
+            Endless {
+                first_lap: 1,
+                period: 462
+            }
+        );
         let q = normalize(DJENON, &p);
         assert_eq!(format(&q), "7,1,0,1,0,1/11,4,3,2,3,4/0,0/N");
         assert_eq!(legal_moves(DJENON, &q), vec![1, 2, 3, 4, 5, 6]);
@@ -993,7 +1313,10 @@ mod tests {
 
     #[test]
     fn djenon_start_with_one_seed_ends_at_once() {
-        assert_eq!(format(&start(DJENON, 6, 1)), "0,0,0,0,0,0/0,0,0,0,0,0/6,6/-");
+        assert_eq!(
+            format(&start(DJENON, 6, 1)),
+            "0,0,0,0,0,0/0,0,0,0,0,0/6,6/-"
+        );
     }
 
     // ----- Walak-pussa -----
@@ -1027,10 +1350,19 @@ mod tests {
         let p = pos("0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S");
         assert_eq!(candidates(WALAK, &p), vec![2, 4, 6, 7]);
         assert_eq!(legal_moves(WALAK, &p), vec![2, 4, 6]);
-        assert_eq!(endless_info(WALAK, &p, 7), Endless { first_lap: 0, period: 98 });
+        assert_eq!(
+            endless_info(WALAK, &p, 7),
+            Endless {
+                first_lap: 0,
+                period: 98
+            }
+        );
         assert_eq!(candidates(WALAK_SR, &p), vec![7]);
         assert_eq!(legal_moves(WALAK_SR, &p), Vec::<u8>::new());
-        assert_eq!(format(&normalize(WALAK_SR, &p)), "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-");
+        assert_eq!(
+            format(&normalize(WALAK_SR, &p)),
+            "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-"
+        );
         assert_eq!(format(&normalize(WALAK, &p)), format(&p));
     }
 
@@ -1059,14 +1391,24 @@ mod tests {
                 let after = W3[(i + 1) % W3.len()].0;
                 check_move(g, before, mv, after);
             }
-            check_move(g, "0,0,0,0,0,0,0/1,0,0,0,0,0,1/29,25/N", 1, "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-");
+            check_move(
+                g,
+                "0,0,0,0,0,0,0/1,0,0,0,0,0,1/29,25/N",
+                1,
+                "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-",
+            );
             assert_eq!(value(g, &pos(W3[0].0)), 2, "{g:?}");
         }
     }
 
     #[test]
     fn walak_wx1_wx2() {
-        check_move(WALAK, "0,0,0,0,0,1,0/0,3,0,0,0,0,0/25,27/S", 6, "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-");
+        check_move(
+            WALAK,
+            "0,0,0,0,0,1,0/0,3,0,0,0,0,0/25,27/S",
+            6,
+            "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-",
+        );
         let p = pos("1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S");
         assert_eq!(legal_moves(WALAK, &p), vec![1, 2, 7]);
         assert_eq!(legal_moves(WALAK_SR, &p), vec![2]);
@@ -1101,7 +1443,13 @@ mod tests {
         let p = pos("1,0,2,1,1/0,1,0,1,0/0,0/S");
         assert_eq!(candidates(SANYAO, &p), vec![1, 3, 4, 5]);
         assert_eq!(legal_moves(SANYAO, &p), vec![1, 3, 4]);
-        assert_eq!(endless_info(SANYAO, &p, 5), Endless { first_lap: 0, period: 50 });
+        assert_eq!(
+            endless_info(SANYAO, &p, 5),
+            Endless {
+                first_lap: 0,
+                period: 50
+            }
+        );
         assert!(play(SANYAO, &p, 5).is_err());
     }
 
@@ -1126,15 +1474,34 @@ mod tests {
             check_move(SANYAO, before, mv, after);
         }
         check_move(SANYAO, Y3[0].0, 1, "0,0,0,0,0/0,1,0,0,1/19,29/N");
-        check_move(SANYAO, "0,0,0,0,0/0,1,0,0,1/19,29/N", 2, "0,0,0,0,0/0,0,0,0,0/19,31/-");
+        check_move(
+            SANYAO,
+            "0,0,0,0,0/0,1,0,0,1/19,29/N",
+            2,
+            "0,0,0,0,0/0,0,0,0,0/19,31/-",
+        );
         assert_eq!(value(SANYAO, &pos(Y3[0].0)), -12);
     }
 
     #[test]
     fn sanyao_yx1_yx2_yx3() {
-        check_move(SANYAO, "0,0,0,0,1/0,0,1,0,0/22,26/S", 5, "0,0,0,0,0/0,0,0,0,0/23,27/-");
-        check_move(SANYAO, "0,0,0,0,0/2,0,0,0,0/24,24/N", 1, "0,0,0,0,0/0,1,1,0,0/24,24/N");
-        check_norm(SANYAO, "0,0,0,0,0/0,0,1,0,0/24,25/S", "0,0,0,0,0/0,0,0,0,0/24,26/-");
+        check_move(
+            SANYAO,
+            "0,0,0,0,1/0,0,1,0,0/22,26/S",
+            5,
+            "0,0,0,0,0/0,0,0,0,0/23,27/-",
+        );
+        check_move(
+            SANYAO,
+            "0,0,0,0,0/2,0,0,0,0/24,24/N",
+            1,
+            "0,0,0,0,0/0,1,1,0,0/24,24/N",
+        );
+        check_norm(
+            SANYAO,
+            "0,0,0,0,0/0,0,1,0,0/24,25/S",
+            "0,0,0,0,0/0,0,0,0,0/24,26/-",
+        );
     }
 
     // ----- play errors -----
@@ -1149,7 +1516,10 @@ mod tests {
         let over = pos("0,0,0,0,0,0/0,0,0,0,0,0/24,24/-");
         assert!(play(KALAH, &over, 1).is_err());
         let j = pos("2,1,2,3,2,3/1,2,1,5,4,3/0,0/S");
-        assert!(play(DJENON, &j, 2).is_err(), "singleton is not a Djenon candidate");
+        assert!(
+            play(DJENON, &j, 2).is_err(),
+            "singleton is not a Djenon candidate"
+        );
         let w = pos("1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S");
         assert!(play(WALAK_SR, &w, 1).is_err(), "singleton restriction");
         assert!(play(WALAK, &w, 1).is_ok());
@@ -1214,7 +1584,17 @@ mod tests {
     #[test]
     fn layer_solver_matches_minimax_kalah() {
         for g in [KALAH, KALAH_MOVER, KALAH_EC, KALAH_BOTH] {
-            for (holes, seeds) in [(1, 1), (1, 5), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (4, 1), (5, 1)] {
+            for (holes, seeds) in [
+                (1, 1),
+                (1, 5),
+                (2, 3),
+                (2, 5),
+                (3, 1),
+                (3, 2),
+                (3, 3),
+                (4, 1),
+                (5, 1),
+            ] {
                 let s = start(g, holes, seeds);
                 assert_eq!(value(g, &s), minimax_value(g, &s), "{g:?} {holes}x{seeds}");
             }
@@ -1224,7 +1604,11 @@ mod tests {
                 let r = play(g, &s, mv).unwrap();
                 assert_eq!(value(g, &r), minimax_value(g, &r), "{g:?} after {mv}");
             }
-            for p in ["3,0,5,1/2,4,0,1/7,3/N", "0,0,1,6/2,0,0,3/1,0/S", "9,0,0,0/1,1,0,2/0,0/S"] {
+            for p in [
+                "3,0,5,1/2,4,0,1/7,3/N",
+                "0,0,1,6/2,0,0,3/1,0/S",
+                "9,0,0,0/1,1,0,2/0,0/S",
+            ] {
                 let p = pos(p);
                 assert_eq!(value(g, &p), minimax_value(g, &p), "{g:?} {}", format(&p));
             }
@@ -1281,7 +1665,9 @@ mod tests {
     fn layer_solver_matches_path_minimax_random() {
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         let mut rand = move |m: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) % m
         };
         for g in [DJENON, WALAK, WALAK_SR, SANYAO] {
@@ -1314,4 +1700,3 @@ mod tests {
         }
     }
 }
-
