@@ -163,6 +163,15 @@ fn search_error(e: SearchError) -> anyhow::Error {
         SearchError::Interrupted => {
             anyhow::anyhow!("interrupted: the search was stopped before it finished (no value)")
         }
+        SearchError::Table(solver::TtError::KeyTooLarge { min_bytes, .. }) => {
+            let avail = available_memory().unwrap_or(0) as u128;
+            let advice = if min_bytes <= avail {
+                format!("give it at least --hash-mb {}", min_bytes.div_ceil(1 << 20))
+            } else {
+                "this board has too many positions to solve exactly on this machine".to_string()
+            };
+            anyhow::anyhow!("cannot solve exactly: {e}; {advice}")
+        }
         other => anyhow::anyhow!("{other}"),
     }
 }
