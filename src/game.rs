@@ -54,7 +54,12 @@ impl<R: Rules> Game for Position<R> {
             let after = next.score();
             let won = after[mover.index()] as i32 - before[mover.index()] as i32;
             let lost = after[mover.other().index()] as i32 - before[mover.other().index()] as i32;
-            out.push(Child { mv, next, gain: won - lost, turn_passed: next.to_move() != Some(mover) });
+            out.push(Child {
+                mv,
+                next,
+                gain: won - lost,
+                turn_passed: next.to_move() != Some(mover),
+            });
         });
     }
 

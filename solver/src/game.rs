@@ -54,7 +54,10 @@ impl<G: Game> Default for Children<G> {
 impl<G: Game> Children<G> {
     /// An empty list.
     pub fn new() -> Self {
-        Self { len: 0, items: [const { std::mem::MaybeUninit::uninit() }; MAX_MOVES] }
+        Self {
+            len: 0,
+            items: [const { std::mem::MaybeUninit::uninit() }; MAX_MOVES],
+        }
     }
 
     /// Appends a child.
@@ -81,7 +84,9 @@ impl<G: Game> Children<G> {
     /// The children as a mutable slice (for sorting).
     pub fn as_mut_slice(&mut self) -> &mut [Child<G>] {
         // SAFETY: as in `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Child<G>>(), self.len) }
+        unsafe {
+            std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Child<G>>(), self.len)
+        }
     }
 
     /// Number of children.
@@ -128,6 +133,13 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
 
     /// Encodes a move as a small integer in `0..MAX_MOVES` (for the transposition table).
     fn move_index(mv: Self::Move) -> u8;
+
+    /// A guess at the future value of the position for the side to move, used only to order
+    /// moves (never to decide a value), so any answer is safe; 0, the default, means "no idea".
+    /// The search asks for it at many nodes, so it should be cheap.
+    fn estimate(&self) -> i32 {
+        0
+    }
 
     /// Whether the game is over (no legal moves). Implementations should override this with
     /// something cheaper than generating the children.

