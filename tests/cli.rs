@@ -263,24 +263,66 @@ fn solve_json_reports_value_best_and_search_figures() {
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
     // The principal variation replays with `play` to a finished game worth the value.
-    let moves: Vec<String> = v["pv"].as_array().unwrap().iter().map(|m| m["move"].to_string()).collect();
-    let end = json(&["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", &moves.join(","), "--json"]);
+    let moves: Vec<String> = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].to_string())
+        .collect();
+    let end = json(&[
+        "play",
+        "kalah",
+        "--holes",
+        "4",
+        "--seeds",
+        "3",
+        "--moves",
+        &moves.join(","),
+        "--json",
+    ]);
     assert!(end["to_move"].is_null(), "{end}");
     let score = end["score"].as_array().unwrap();
     assert_eq!(score[0].as_i64().unwrap() - score[1].as_i64().unwrap(), 6);
     // Text output names the value and the best move.
-    let out = ok(&["solve", "kalah", "--holes", "4", "--seeds", "3", "--threads", "1"]);
+    let out = ok(&[
+        "solve",
+        "kalah",
+        "--holes",
+        "4",
+        "--seeds",
+        "3",
+        "--threads",
+        "1",
+    ]);
     assert!(out.contains("+6") && out.contains("best:     2"), "{out}");
 }
 
 #[test]
 fn solve_values_are_final_scores_from_any_position() {
     // North to move, stores included: KX1 after the move is over at 21-27.
-    let v = json(&["solve", "kalah", "--position", "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S", "--json"]);
+    let v = json(&[
+        "solve",
+        "kalah",
+        "--position",
+        "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
+        "--json",
+    ]);
     assert_eq!(v["value"], -6);
-    let v = json(&["solve", "san-yao", "--position", "0,0,0,0,0/1,0,0,0,1/19,29/N", "--json"]);
+    let v = json(&[
+        "solve",
+        "san-yao",
+        "--position",
+        "0,0,0,0,0/1,0,0,0,1/19,29/N",
+        "--json",
+    ]);
     assert_eq!(v["value"], -12);
-    let v = json(&["solve", "kalah", "--position", "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-", "--json"]);
+    let v = json(&[
+        "solve",
+        "kalah",
+        "--position",
+        "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-",
+        "--json",
+    ]);
     assert_eq!(v["value"], -8);
     assert_eq!(v["best"], serde_json::json!([]));
 }
@@ -295,7 +337,9 @@ fn analyze_json_gives_every_move_its_value() {
     // Each move's value equals solving the position after it.
     for m in moves {
         let k = m["move"].to_string();
-        let after = json(&["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", &k, "--json"]);
+        let after = json(&[
+            "play", "kalah", "--holes", "4", "--seeds", "3", "--moves", &k, "--json",
+        ]);
         let pos = after["position"].as_str().unwrap().to_string();
         let s = json(&["solve", "kalah", "--position", &pos, "--json"]);
         assert_eq!(s["value"], m["value"], "move {k}");
@@ -309,5 +353,7 @@ fn bad_search_options_are_rejected() {
     assert!(fails(&["solve", "kalah", "--hash-mb", "999999999"]).contains("available"));
     assert!(fails(&["solve", "kalah", "--hash-mb", "x"]).contains("--hash-mb"));
     assert!(fails(&["solve", "dakon", "--holes", "10"]).contains("cannot solve exactly"));
-    assert!(fails(&["analyze", "kalah", "--position", "1,2/3/0,0/S"]).contains("invalid --position"));
+    assert!(
+        fails(&["analyze", "kalah", "--position", "1,2/3/0,0/S"]).contains("invalid --position")
+    );
 }

@@ -1,13 +1,13 @@
 //! Endgame tables: tables against the search on every position of small boards of every game,
 //! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
 
+use crate::cli::{mancala, ok};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
 use mancala::tables::{table_id, MancalaIndexer};
 use mancala::Position;
 use solver::search::{solve, SearchConfig};
 use solver::Indexer;
 use std::path::{Path, PathBuf};
-use crate::cli::{mancala, ok};
 use tables::{BuildOptions, Check, Tablebase};
 
 /// A fresh empty directory under the system's temp dir.

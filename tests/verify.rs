@@ -1,13 +1,13 @@
 //! `mancala verify`: the survey against individual solves, opening certificates replayed with
 //! `mancala play`, the memoised first-turn count against brute force, and bad input.
 
+use crate::cli::{fails, json, mancala, ok};
 use crate::solve::solve_start;
 use mancala::board::Side;
 use mancala::opening::{self, Limits};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules};
 use mancala::Position;
 use serde_json::Value;
-use crate::cli::{mancala, ok, json, fails};
 
 fn moves_of(v: &Value) -> Vec<u8> {
     v.as_array()
