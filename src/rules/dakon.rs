@@ -21,11 +21,7 @@ impl Rules for Dakon {
 
     #[inline]
     fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
-        if board.pits.get(pit) == 0 {
-            Err(NotCandidate::Empty)
-        } else {
-            Ok(())
-        }
+        super::any_seeds(board, pit)
     }
 
     fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {

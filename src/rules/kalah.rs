@@ -22,11 +22,7 @@ impl Rules for Kalah {
 
     #[inline]
     fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
-        if board.pits.get(pit) == 0 {
-            Err(NotCandidate::Empty)
-        } else {
-            Ok(())
-        }
+        super::any_seeds(board, pit)
     }
 
     #[inline]

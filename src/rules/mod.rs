@@ -174,6 +174,16 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn option_names(&self) -> Vec<&'static str>;
 }
 
+/// The usual candidate rule: any non-empty own pit (Kalah, Dakon, San-Yao).
+#[inline]
+pub(crate) fn any_seeds(board: &Board, pit: usize) -> Result<(), NotCandidate> {
+    if board.pits.get(pit) == 0 {
+        Err(NotCandidate::Empty)
+    } else {
+        Ok(())
+    }
+}
+
 /// Where a lap of a store game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Landing {
