@@ -395,11 +395,25 @@ impl<'o, G: Game> Solver<'o, G> {
             // gain - F(next) >= value  <=>  F(next) <= gain - value
             //                          <=>  !(F(next) >= gain - value + 1)
             let t = c.gain - value + 1;
-            Ok(t > s || (t > -s && self.run(Job::AtLeast(c.next, t))? == 0))
+            Ok(t > s || (t > -s && !self.at_least(&c.next, t)?))
         } else {
             let t = value - c.gain;
-            Ok(t <= -s || (t <= s && self.run(Job::AtLeast(c.next, t))? == 1))
+            Ok(t <= -s || (t <= s && self.at_least(&c.next, t)?))
         }
+    }
+
+    /// Whether `F(pos) >= t`: settled by the table when a stored bound decides it (stored bounds
+    /// are true bounds on F, path-independent by construction), else by a null-window search.
+    fn at_least(&mut self, pos: &G, t: i32) -> Result<bool, SearchError> {
+        if let Some(e) = self.tt.probe(pos.key()) {
+            if e.lower >= t {
+                return Ok(true);
+            }
+            if e.upper < t {
+                return Ok(false);
+            }
+        }
+        Ok(self.run(Job::AtLeast(*pos, t))? == 1)
     }
 
     fn pv(&mut self, root: &G, value: i32) -> Result<Vec<G::Move>, SearchError> {
