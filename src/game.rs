@@ -30,6 +30,19 @@ impl<R: Rules> Position<R> {
         b.pits.get(if i >= len { i - len } else { i })
     }
 
+    /// The pit counts from the mover's first pit ([`Position::mover_pit`] for `j` in `0..2n`),
+    /// as an iterator over two slices (no per-pit index arithmetic).
+    #[inline(always)]
+    pub fn mover_view(&self) -> impl Iterator<Item = u8> + '_ {
+        let b = self.board();
+        let pits = b.pit_slice();
+        let (back, front) = match b.to_move {
+            Some(Side::North) => pits.split_at(b.holes as usize),
+            _ => (&pits[..0], pits),
+        };
+        front.iter().chain(back).copied()
+    }
+
     /// The future value `f` of the side to move turned into the final South-minus-North score.
     pub fn final_value(&self, future: i32) -> i32 {
         let [s, n] = self.score();
@@ -66,7 +79,13 @@ impl<R: Rules> Game for Position<R> {
     #[inline]
     fn key(&self) -> u128 {
         let b = self.board();
-        rank::key(b.ring().len(), self.layer(), |j| self.mover_pit(j))
+        let m = b.ring().len();
+        let seeds = self.layer();
+        if seeds <= rank::KEY64_MAX_SEEDS[m] {
+            rank::key64(self.mover_view()) as u128
+        } else {
+            rank::key(m, seeds, |j| self.mover_pit(j))
+        }
     }
 
     fn key_bound(&self) -> u128 {

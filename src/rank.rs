@@ -38,6 +38,23 @@ const fn binomials() -> [[u128; BINOM_K]; BINOM_N] {
     t
 }
 
+/// [`BINOM`] truncated to its low 64 bits: `C(n, k) mod 2^64`.
+static BINOM64: [[u64; BINOM_K]; BINOM_N] = truncated(&BINOM);
+
+const fn truncated(t: &[[u128; BINOM_K]; BINOM_N]) -> [[u64; BINOM_K]; BINOM_N] {
+    let mut out = [[0u64; BINOM_K]; BINOM_N];
+    let mut n = 0;
+    while n < BINOM_N {
+        let mut k = 0;
+        while k < BINOM_K {
+            out[n][k] = t[n][k] as u64;
+            k += 1;
+        }
+        n += 1;
+    }
+    out
+}
+
 /// `C(n, k)`; 0 when `k > n`.
 ///
 /// # Panics
@@ -100,6 +117,82 @@ pub fn unrank_in_layer(k: u32, m: usize, mut rank: u128, out: &mut [u8]) {
     out[0] = next_bar as u8;
 }
 
+/// `KEY64_MAX_SEEDS[m]`: the most seeds a layout of `m` pits may hold for [`key64`] to be exact
+/// (every key of a layout with at most that many seeds is below `2^64`).
+pub static KEY64_MAX_SEEDS: [u32; BINOM_K] = key64_max_seeds(&BINOM);
+
+const fn key64_max_seeds(t: &[[u128; BINOM_K]; BINOM_N]) -> [u32; BINOM_K] {
+    let mut out = [0u32; BINOM_K];
+    let mut m = 1;
+    while m < BINOM_K {
+        // Keys of layouts with at most k seeds are below layers_below(k + 1, m) = C(k + m, m),
+        // which grows with k; the table must also hold C(k + m - 1, ·).
+        let mut k = 0usize;
+        while k + 1 + m < BINOM_N && t[k + 1 + m][m] <= u64::MAX as u128 + 1 {
+            k += 1;
+        }
+        out[m] = k as u32;
+        m += 1;
+    }
+    out
+}
+
+/// [`key`] computed in `u64` arithmetic in one pass over the pits, for layouts whose key is below
+/// `2^64` (see [`max_seeds_for_key64`]). `pits` yields the `m` counts in key order.
+///
+/// One pass suffices because the stacked key is itself a colex rank: giving the last pit a bar too
+/// (at `b_{m-1} = k + m - 1`), its term `C(k + m - 1, m)` is exactly `layers_below(k, m)`, so
+/// `key = Σ_{j=0}^{m-1} C(b_j, j+1)`.
+///
+/// Why wrapping arithmetic on truncated binomials is exact: every term and partial sum is the true
+/// value modulo `2^64`, and the true total is below `2^64`, so the sum modulo `2^64` is the total.
+#[inline(always)]
+pub fn key64(pits: impl Iterator<Item = u8>) -> u64 {
+    colex64(pits)
+}
+
+/// [`rank_in_layer`] in `u64` arithmetic (exact when the layer has at most `2^64` layouts, by the
+/// argument of [`key64`]): the same sum without the last pit's term.
+#[inline(always)]
+pub fn rank64_in_layer(m: usize, pits: impl Iterator<Item = u8>) -> u64 {
+    colex64(pits.take(m - 1))
+}
+
+/// `Σ_j C(b_j, j+1)` modulo `2^64` over the pits given, `b_j` the bar after pit `j`.
+#[inline(always)]
+fn colex64(pits: impl Iterator<Item = u8>) -> u64 {
+    let mut sum = 0u64;
+    let mut bar = 0usize;
+    for (j, c) in pits.enumerate() {
+        bar += c as usize;
+        sum = sum.wrapping_add(BINOM64[bar][j + 1]);
+        bar += 1;
+    }
+    sum
+}
+
+/// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
+/// when `c` has the layer's largest rank (and is left unchanged).
+///
+/// In bar positions this is the colexicographic successor: the lowest bar `j` that can move up
+/// (the pit after it is not empty) moves up one, and the bars below it go back to the bottom.
+/// In pit counts: one seed leaves pit `j + 1`, and pit `j` gathers it with every seed of pits
+/// `0..=j`, which are emptied.
+#[inline]
+pub fn next_layout(c: &mut [u8]) -> bool {
+    let mut below = 0u8;
+    for j in 0..c.len().saturating_sub(1) {
+        below += c[j];
+        if c[j + 1] > 0 {
+            c[j + 1] -= 1;
+            c[..j].fill(0);
+            c[j] = below + 1;
+            return true;
+        }
+    }
+    false
+}
+
 /// The key of a layout among all layouts with at most `K` seeds: layers stacked by seed count.
 #[inline]
 pub fn key(m: usize, seeds: u32, pit: impl Fn(usize) -> u8) -> u128 {
@@ -123,6 +216,49 @@ mod tests {
         }
     }
 
+    #[test]
+    fn key64_limits_are_tight() {
+        for (m, &k) in KEY64_MAX_SEEDS.iter().enumerate().skip(1) {
+            assert!(layers_below(k + 1, m) <= 1u128 << 64, "m = {m}");
+            if (k as usize) + 1 + m < BINOM_N {
+                assert!(layers_below(k + 2, m) > 1u128 << 64, "m = {m}");
+            }
+        }
+        // The largest 64-bit key of 12 pits (every seed in the first pit), and a spread layout.
+        let k = KEY64_MAX_SEEDS[12];
+        assert!(k >= 96, "Kalah 6x8 must take the fast path");
+        let mut l = [0u8; 12];
+        l[0] = k as u8;
+        assert_eq!(key64(l.iter().copied()) as u128, key(12, k, |j| l[j]));
+        assert_eq!(
+            key64(l.iter().copied()) as u128,
+            layers_below(k + 1, 12) - 1
+        );
+        let l = [9u8, 0, 17, 3, 8, 8, 0, 1, 20, 4, 2, 24];
+        let k: u32 = l.iter().map(|&c| u32::from(c)).sum();
+        assert_eq!(key64(l.iter().copied()) as u128, key(12, k, |j| l[j]));
+    }
+
+    /// Stepping through a layer from rank 0 visits every rank in order.
+    #[test]
+    fn next_layout_steps_the_rank_by_one() {
+        for m in 1..=6 {
+            for k in 0..=6u32 {
+                let mut c = vec![0u8; m];
+                unrank_in_layer(k, m, 0, &mut c);
+                let mut r = 0u128;
+                loop {
+                    assert_eq!(rank_in_layer(m, |j| c[j]), r, "m {m} k {k} {c:?}");
+                    if !next_layout(&mut c) {
+                        break;
+                    }
+                    r += 1;
+                }
+                assert_eq!(r + 1, layer_len(k, m));
+            }
+        }
+    }
+
     /// Every layout of small layers, enumerated directly, ranks to a distinct slot in range, and
     /// unranks back.
     #[test]
@@ -140,7 +276,7 @@ mod tests {
             }
             v
         }
-        for m in 1..=6 {
+        for (m, &max_k) in KEY64_MAX_SEEDS.iter().enumerate().take(7).skip(1) {
             for k in 0..=7 {
                 let all = layouts(k, m);
                 assert_eq!(all.len() as u128, layer_len(k, m));
@@ -153,6 +289,9 @@ mod tests {
                     unrank_in_layer(k, m, r as u128, &mut back);
                     assert_eq!(&back, l);
                     let key = key(m, k, |j| l[j]);
+                    assert!(k <= max_k);
+                    assert_eq!(key64(l.iter().copied()) as u128, key);
+                    assert_eq!(rank64_in_layer(m, l.iter().copied()) as usize, r);
                     assert!(key >= layers_below(k, m) && key < layers_below(k + 1, m));
                 }
             }

@@ -19,14 +19,12 @@
 //! assert_eq!(q.to_string(), "4,4,4,4,4,4/0,5,5,5,5,4/0,0/S");
 //! ```
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 
-use solver::{Game, Indexer};
+use solver::Indexer;
 use tables::TableId;
 
 use crate::board::Side;
-use crate::notation::Setup;
 use crate::rank;
 use crate::rules::Rules;
 use crate::Position;
@@ -93,31 +91,6 @@ impl<R: Rules> MancalaIndexer<R> {
     }
 }
 
-/// `C(n, k)` saturated to `u64` for `n < 300`, `k <= 20` (the terms of a rank; see `index`).
-static BINOM64: [[u64; 21]; 300] = binomials64();
-
-const fn binomials64() -> [[u64; 21]; 300] {
-    let mut t = [[0u64; 21]; 300];
-    let mut n = 0;
-    while n < 300 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 21 && k <= n {
-            t[n][k] = t[n - 1][k - 1].saturating_add(if k < n { t[n - 1][k] } else { 0 });
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-}
-
-thread_local! {
-    /// A reused setup, so that unranking a slot allocates nothing.
-    static SETUP: RefCell<Setup> = const {
-        RefCell::new(Setup { south: Vec::new(), north: Vec::new(), stores: [0, 0], to_move: None })
-    };
-}
-
 impl<R: Rules> Indexer for MancalaIndexer<R> {
     type G = Position<R>;
 
@@ -127,55 +100,56 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
         u64::try_from(rank::layer_len(layer, self.pits())).unwrap_or(u64::MAX)
     }
 
-    /// [`rank::rank_in_layer`] of the pits from the mover's first pit, in `u64` arithmetic: every
-    /// term is at most the rank, which is below `layer_len`, which fits (see `layer_len`).
+    /// [`rank::rank_in_layer`] of the pits from the mover's first pit, in `u64` arithmetic
+    /// ([`rank::rank64_in_layer`]: exact, as the layer's length fits; see `layer_len`).
     #[inline]
     fn index(&self, pos: &Position<R>) -> u64 {
-        let b = pos.board();
-        debug_assert_eq!(b.holes, self.holes);
-        let m = self.pits();
-        let pits = b.pit_slice();
-        let start = if b.to_move == Some(Side::North) {
-            self.holes as usize
-        } else {
-            0
-        };
-        let mut rank = 0u64;
-        let mut bar = 0usize;
-        for j in 0..m - 1 {
-            let i = if start + j >= m {
-                start + j - m
-            } else {
-                start + j
-            };
-            bar += pits[i] as usize;
-            rank = rank.wrapping_add(BINOM64[bar][j + 1]);
-            bar += 1;
-        }
-        debug_assert_eq!(rank as u128, rank::rank_in_layer(m, |j| pos.mover_pit(j)));
+        debug_assert_eq!(pos.board().holes, self.holes);
+        let rank = rank::rank64_in_layer(self.pits(), pos.mover_view());
+        debug_assert_eq!(
+            rank as u128,
+            rank::rank_in_layer(self.pits(), |j| pos.mover_pit(j))
+        );
         rank
     }
 
     fn position(&self, layer: u32, index: u64) -> Option<Position<R>> {
         let m = self.pits();
-        let n = self.holes as usize;
         let mut pits = [0u8; 2 * crate::board::MAX_HOLES];
         rank::unrank_in_layer(layer, m, index as u128, &mut pits[..m]);
-        SETUP.with(|s| {
-            let mut s = s.borrow_mut();
-            s.south.clear();
-            s.south.extend(pits[..n].iter().map(|&x| x as u32));
-            s.north.clear();
-            s.north.extend(pits[n..m].iter().map(|&x| x as u32));
-            s.stores = [0, 0];
-            s.to_move = Some(Side::South);
-            let p = Position::from_setup(self.rules, &s).ok()?;
-            // Normalisation that changes anything (the game ends, or the turn passes at once)
-            // makes a board the search never meets with South to move.
-            (p.to_move() == Some(Side::South)
-                && p.board().pit_slice() == &pits[..m]
-                && p.layer() == layer)
-                .then_some(p)
-        })
+        self.live(&pits[..m])
+    }
+
+    /// Unranks the first slot, then steps from layout to layout ([`rank::next_layout`]), which
+    /// costs a few byte operations instead of an unranking per slot.
+    fn for_each_position(
+        &self,
+        layer: u32,
+        slots: std::ops::Range<u64>,
+        wanted: &mut dyn FnMut(u64) -> bool,
+        f: &mut dyn FnMut(u64, Option<Position<R>>),
+    ) {
+        if slots.is_empty() {
+            return;
+        }
+        let m = self.pits();
+        let mut pits = [0u8; 2 * crate::board::MAX_HOLES];
+        rank::unrank_in_layer(layer, m, slots.start as u128, &mut pits[..m]);
+        for slot in slots {
+            if wanted(slot) {
+                f(slot, self.live(&pits[..m]));
+            }
+            rank::next_layout(&mut pits[..m]);
+        }
+    }
+}
+
+impl<R: Rules> MancalaIndexer<R> {
+    /// The position of the layout `pits` (read from the mover's first pit) with South to move,
+    /// when normalisation leaves it as it is: a board where normalisation changes anything (the
+    /// game ends, or the turn passes at once) is never met by the search with South to move.
+    fn live(&self, pits: &[u8]) -> Option<Position<R>> {
+        let p = Position::from_pits_unchecked(self.rules, self.holes, pits, Side::South);
+        (p.to_move() == Some(Side::South) && p.board().pit_slice() == pits).then_some(p)
     }
 }

@@ -272,7 +272,7 @@ impl TranspositionTable {
         if ptr.is_null() {
             return Err(alloc_err);
         }
-        advise_huge_pages(ptr.cast::<u8>(), layout.size());
+        crate::advise_huge_pages(ptr.cast::<u8>(), layout.size());
         // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
         // which is the layout `Box<[Bucket]>` frees with; all-zero bytes are a valid `Bucket`
         // (atomics of 0).
@@ -319,19 +319,7 @@ impl TranspositionTable {
     /// memory at the same time (the search prefetches all children before probing any).
     #[inline]
     pub fn prefetch(&self, slot: Slot) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.buckets[slot.index].0.as_ptr().cast::<i8>();
-            // SAFETY: a prefetch is only a hint; it never faults and has no visible effect. The
-            // pointer is in bounds anyway. (`unsafe` is needed before Rust 1.87.)
-            #[allow(unused_unsafe)]
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        crate::prefetch(&self.buckets[slot.index]);
     }
 
     /// What the table knows about `key`, if anything.
@@ -422,25 +410,6 @@ impl TranspositionTable {
         (used * 1000 / (2 * sample)) as u32
     }
 }
-
-/// Asks Linux to back the table with 2 MiB pages where it can: random probes over a big table
-/// otherwise miss the TLB nearly every time. Only the 2 MiB-aligned interior can be advised.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    let start = (ptr as usize).next_multiple_of(HUGE);
-    let end = (ptr as usize + bytes) & !(HUGE - 1);
-    if end > start {
-        // SAFETY: the range lies inside an allocation this table owns; MADV_HUGEPAGE changes
-        // only how the kernel backs it, never its contents. Failure is harmless and ignored.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
 /// Intersects two true-bound entries for the same position; the newer move hint wins.
 #[inline]

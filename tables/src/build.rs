@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use solver::{solve_layer, Game, Indexer};
+use solver::{solve_layer, Game, Indexer, Lower};
 
 use crate::error::TableError;
 use crate::format::{encode_file, write_atomic, Encoding, TableId};
@@ -136,13 +136,7 @@ pub fn build<I: Indexer>(
         }
         let bar = progress_bar(opts.progress, layer, entries);
         let values = {
-            let lower = |pos: &I::G| -> i32 {
-                if pos.is_over() {
-                    0
-                } else {
-                    tables[pos.layer() as usize].get(ix.index(pos))
-                }
-            };
+            let lower = Built(&tables);
             let tick = |n: u64| bar.inc(n);
             pool.install(|| solve_layer(ix, layer, &lower, Some(&tick)))
         };
@@ -157,6 +151,21 @@ pub fn build<I: Indexer>(
         tables.push(t);
     }
     Ok(tables)
+}
+
+/// The layers built so far, as the retrograde analysis sees them.
+struct Built<'a>(&'a [Table]);
+
+impl Lower for Built<'_> {
+    #[inline]
+    fn value(&self, layer: u32, slot: u64) -> i32 {
+        self.0[layer as usize].get(slot)
+    }
+
+    #[inline]
+    fn prefetch(&self, layer: u32, slot: u64) {
+        self.0[layer as usize].prefetch(slot);
+    }
 }
 
 /// Gives the slots that hold no position (their value is unspecified; `solve_layer` leaves 0)

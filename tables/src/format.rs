@@ -272,6 +272,8 @@ pub fn encode_file(id: &TableId, layer: u32, values: &[i16]) -> Vec<u8> {
     };
     let h = bincode::encode_to_vec(&header, config()).expect("a header always encodes");
     let mut out = Vec::with_capacity(PREFIX + h.len() + 4 + payload.len());
+    // Built layers stay in memory as the next layers' lookup tables: random accesses.
+    solver::advise_huge_pages(out.as_ptr(), out.capacity());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(h.len() as u32).to_le_bytes());

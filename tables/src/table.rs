@@ -169,6 +169,20 @@ impl Table {
         &self.bytes.as_slice()[self.payload_at..]
     }
 
+    /// Starts loading entry `index` (see [`solver::prefetch`]); out-of-range indexes are ignored.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        let i = index as usize;
+        let at = match self.header.encoding {
+            Encoding::Nibble { .. } => i >> 1,
+            Encoding::Byte => i,
+            Encoding::Wide => 2 * i,
+        };
+        if let Some(b) = self.payload().get(at) {
+            solver::prefetch(b);
+        }
+    }
+
     /// Entry `index`: the future value of the side to move in that slot.
     ///
     /// # Panics

@@ -1,11 +1,16 @@
 //! Acyclic layers: memoised depth-first minimax inside the layer, parallel over chunks of slots.
+//!
+//! The work is dominated by memory latency: every child is a lookup at a random place, either in
+//! a lower layer's table or in this layer's memo. So when a position's children are generated,
+//! the lookups of all of them are started at once (prefetches), and only then is the first
+//! value read: the loads wait for memory together instead of one after another.
 
 use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{classify, into_values, load, to_entry, Edge, Indexer, CHUNK};
-use crate::game::{Children, Game};
+use super::{classify, into_values, load, to_entry, Edge, Indexer, Lower, CHUNK};
+use crate::game::{Children, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
@@ -20,6 +25,8 @@ struct Frame<G: Game> {
     cursor: usize,
     /// The best child value so far (`i32::MIN` before the first).
     best: i32,
+    /// The slot of each live child in its own layer.
+    slots: [u64; MAX_MOVES],
 }
 
 /// A depth-first stack whose frames are reused: no allocation once it has reached the layer's
@@ -37,14 +44,24 @@ impl<G: Game> Stack<G> {
         }
     }
 
-    /// Opens a frame for `pos` in `slot` and generates its children.
-    fn push(&mut self, slot: u64, pos: &G) {
+    /// Opens a frame for `pos` in `slot`, generates its children, and starts loading what each
+    /// of them will be looked up in: its lower-layer table entry, or its memo entry.
+    fn push<I: Indexer<G = G>>(
+        &mut self,
+        ix: &I,
+        layer: u32,
+        lower: &dyn Lower,
+        memo: &[AtomicI16],
+        slot: u64,
+        pos: &G,
+    ) {
         if self.depth == self.frames.len() {
             self.frames.push(Frame {
                 slot,
                 children: Children::new(),
                 cursor: 0,
                 best: i32::MIN,
+                slots: [0; MAX_MOVES],
             });
         }
         let f = &mut self.frames[self.depth];
@@ -53,6 +70,19 @@ impl<G: Game> Stack<G> {
         f.best = i32::MIN;
         f.children.clear();
         pos.children(&mut f.children);
+        for (i, c) in f.children.as_slice().iter().enumerate() {
+            if c.next.is_over() {
+                continue;
+            }
+            let s = ix.index(&c.next);
+            f.slots[i] = s;
+            let l = c.next.layer();
+            if l < layer {
+                lower.prefetch(l, s);
+            } else {
+                crate::prefetch(&memo[s as usize]);
+            }
+        }
         self.depth += 1;
     }
 }
@@ -61,26 +91,23 @@ impl<G: Game> Stack<G> {
 pub(super) fn solve<I: Indexer>(
     ix: &I,
     layer: u32,
-    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    lower: &dyn Lower,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
-    let memo: Vec<AtomicI16> = (0..n)
-        .into_par_iter()
-        .map(|_| AtomicI16::new(UNKNOWN))
-        .collect();
+    let memo: Vec<AtomicI16> = crate::huge_vec(n, || AtomicI16::new(UNKNOWN));
     let chunks = n.div_ceil(CHUNK);
     (0..chunks)
         .into_par_iter()
         .for_each_init(Stack::new, |stack, c| {
             let start = c * CHUNK;
             let end = (start + CHUNK).min(n);
-            for slot in start as u64..end as u64 {
-                if load(&memo, slot) != UNKNOWN {
-                    continue;
-                }
-                match ix.position(layer, slot) {
+            ix.for_each_position(
+                layer,
+                start as u64..end as u64,
+                &mut |slot| load(&memo, slot) == UNKNOWN,
+                &mut |slot, pos| match pos {
                     Some(pos) => {
                         debug_assert_eq!(
                             ix.index(&pos),
@@ -90,8 +117,8 @@ pub(super) fn solve<I: Indexer>(
                         walk(ix, layer, lower, &memo, stack, slot, &pos);
                     }
                     None => memo[slot as usize].store(0, Ordering::Relaxed),
-                }
-            }
+                },
+            );
             if let Some(p) = progress {
                 p((end - start) as u64);
             }
@@ -104,7 +131,7 @@ pub(super) fn solve<I: Indexer>(
 fn walk<I: Indexer>(
     ix: &I,
     layer: u32,
-    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    lower: &dyn Lower,
     memo: &[AtomicI16],
     stack: &mut Stack<I::G>,
     root_slot: u64,
@@ -113,7 +140,7 @@ fn walk<I: Indexer>(
     // A path of distinct slots is at most `len` long, so a deeper walk must be going round a cycle.
     let max_depth = ix.layer_len(layer) as usize;
     stack.depth = 0;
-    stack.push(root_slot, root);
+    stack.push(ix, layer, lower, memo, root_slot, root);
     loop {
         let top = &mut stack.frames[stack.depth - 1];
         if top.cursor == top.children.len() {
@@ -140,13 +167,13 @@ fn walk<I: Indexer>(
             continue;
         }
         let c = top.children.as_slice()[top.cursor];
-        match classify(&c, layer, lower) {
+        let slot = top.slots[top.cursor];
+        match classify(&c, layer, lower, || slot) {
             Edge::Exit(v) => {
                 top.best = top.best.max(v);
                 top.cursor += 1;
             }
             Edge::Internal => {
-                let slot = ix.index(&c.next);
                 let known = load(memo, slot);
                 if known != UNKNOWN {
                     let cv = if c.turn_passed {
@@ -162,7 +189,7 @@ fn walk<I: Indexer>(
                         "layer {layer} has a cycle through {:?}, but the game says CAN_CYCLE = false",
                         c.next
                     );
-                    stack.push(slot, &c.next);
+                    stack.push(ix, layer, lower, memo, slot, &c.next);
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::{classify, to_entry, Edge, Indexer, CHUNK, MAX_VALUE};
+use super::{classify, to_entry, Edge, Indexer, Lower, CHUNK, MAX_VALUE};
 use crate::game::{Children, Game};
 
 /// In a successor or predecessor entry: the edge passes the turn. The low 31 bits are the slot.
@@ -45,7 +45,7 @@ pub(super) struct Graph {
 pub(super) fn solve<I: Indexer>(
     ix: &I,
     layer: u32,
-    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    lower: &dyn Lower,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     fixpoint(build(ix, layer, lower, progress))
@@ -56,7 +56,7 @@ pub(super) fn solve<I: Indexer>(
 pub(super) fn build<I: Indexer>(
     ix: &I,
     layer: u32,
-    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    lower: &dyn Lower,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Graph {
     let len = ix.layer_len(layer);
@@ -94,7 +94,7 @@ pub(super) fn build<I: Indexer>(
                 }
                 let mut hi = i32::MIN;
                 for ch in kids.as_slice() {
-                    match classify(ch, layer, lower) {
+                    match classify(ch, layer, lower, || ix.index(&ch.next)) {
                         Edge::Exit(v) => hi = hi.max(v),
                         Edge::Internal => {
                             let t = ix.index(&ch.next);

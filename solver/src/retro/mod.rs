@@ -163,12 +163,56 @@ pub trait Indexer: Sync {
     /// The position in a slot, or `None` when the slot holds no position the search can meet (an
     /// unreachable or non-normalised slot; its value is then unspecified: store 0).
     fn position(&self, layer: u32, index: u64) -> Option<Self::G>;
+
+    /// Calls `f(slot, position(layer, slot))` for every slot of `slots`, in increasing order, for
+    /// which `wanted(slot)` is true when its turn comes.
+    ///
+    /// The default unranks each wanted slot with [`Indexer::position`]; an index that can step
+    /// from one slot's position to the next more cheaply than it unranks should override it
+    /// (the acyclic builder visits every slot this way).
+    fn for_each_position(
+        &self,
+        layer: u32,
+        slots: std::ops::Range<u64>,
+        wanted: &mut dyn FnMut(u64) -> bool,
+        f: &mut dyn FnMut(u64, Option<Self::G>),
+    ) {
+        for slot in slots {
+            if wanted(slot) {
+                f(slot, self.position(layer, slot));
+            }
+        }
+    }
+}
+
+/// The exact values of the layers below the one being solved (the tables built so far), by
+/// layer and slot of the [`Indexer`].
+///
+/// Every closure `Fn(u32, u64) -> i32` is one; a table store can also implement
+/// [`Lower::prefetch`], which the acyclic builder calls for all the lower-layer children of a
+/// position before it asks for any of their values, so that their memory loads overlap.
+pub trait Lower: Sync {
+    /// `F` of the live position in `slot` of `layer` (a layer below the one being solved).
+    fn value(&self, layer: u32, slot: u64) -> i32;
+
+    /// A hint that [`Lower::value`] will soon be asked for this slot. The default does nothing.
+    #[inline]
+    fn prefetch(&self, layer: u32, slot: u64) {
+        let _ = (layer, slot);
+    }
+}
+
+impl<F: Fn(u32, u64) -> i32 + Sync> Lower for F {
+    #[inline]
+    fn value(&self, layer: u32, slot: u64) -> i32 {
+        self(layer, slot)
+    }
 }
 
 /// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
 ///
-/// `lower` returns the exact `F` of any position in a lower layer (the caller's already-built
-/// tables). `progress`, when given, is called from worker threads with the number of slots just
+/// `lower` returns the exact `F` of any live position in a lower layer (the caller's
+/// already-built tables); finished games are worth 0 and never looked up. `progress`, when given, is called from worker threads with the number of slots just
 /// finished, in chunks of a few thousand; the calls add up to `layer_len(layer)`. (In a cyclic
 /// layer they count the graph-building pass; a linear-time fixpoint pass follows the last call.)
 ///
@@ -184,7 +228,7 @@ pub trait Indexer: Sync {
 pub fn solve_layer<I: Indexer>(
     ix: &I,
     layer: u32,
-    lower: &(dyn Fn(&I::G) -> i32 + Sync),
+    lower: &dyn Lower,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     if <I::G as Game>::CAN_CYCLE {
@@ -208,23 +252,30 @@ enum Edge {
     Internal,
 }
 
-/// Classifies a child of a position of `layer`, computing its value when it is an exit.
+/// Classifies a child of a position of `layer`, computing its value when it is an exit. `slot`
+/// gives the child's slot in its own layer (only asked for live children).
 #[inline]
-fn classify<G: Game>(c: &Child<G>, layer: u32, lower: &(dyn Fn(&G) -> i32 + Sync)) -> Edge {
+fn classify<G: Game>(
+    c: &Child<G>,
+    layer: u32,
+    lower: &dyn Lower,
+    slot: impl FnOnce() -> u64,
+) -> Edge {
     let next_layer = c.next.layer();
     debug_assert!(
         next_layer <= layer,
         "a move raised the layer from {layer} to {next_layer}: {c:?}"
     );
-    if next_layer < layer {
-        let f = lower(&c.next);
-        Edge::Exit(c.gain + if c.turn_passed { -f } else { f })
-    } else if c.next.is_over() {
-        debug_assert_eq!(
-            c.gain, 0,
+    if c.next.is_over() {
+        // A finished game is worth nothing more.
+        debug_assert!(
+            next_layer < layer || c.gain == 0,
             "a move that wins something stayed in layer {layer}: {c:?}"
         );
         Edge::Exit(c.gain)
+    } else if next_layer < layer {
+        let f = lower.value(next_layer, slot());
+        Edge::Exit(c.gain + if c.turn_passed { -f } else { f })
     } else {
         debug_assert_eq!(
             c.gain, 0,

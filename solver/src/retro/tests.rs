@@ -23,12 +23,7 @@ use crate::game::Children;
 // Harness
 
 /// A layer solver: `solve_layer`, or one of the two algorithms called directly.
-type LayerFn<I> = fn(
-    &I,
-    u32,
-    &(dyn Fn(&<I as Indexer>::G) -> i32 + Sync),
-    Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16>;
+type LayerFn<I> = fn(&I, u32, &dyn Lower, Option<&(dyn Fn(u64) + Sync)>) -> Vec<i16>;
 
 /// Solves layers `0..=top` in order with `solve`, each using the tables built before it.
 fn solve_all<I: Indexer>(ix: &I, top: u32, solve: LayerFn<I>) -> Vec<Vec<i16>> {
@@ -36,13 +31,12 @@ fn solve_all<I: Indexer>(ix: &I, top: u32, solve: LayerFn<I>) -> Vec<Vec<i16>> {
     for layer in 0..=top {
         let done = AtomicU64::new(0);
         let t = {
-            let lower = |p: &I::G| {
-                let l = p.layer();
+            let lower = |l: u32, slot: u64| {
                 assert!(
                     l < layer,
                     "lower() asked for layer {l} while solving {layer}"
                 );
-                i32::from(tables[l as usize][ix.index(p) as usize])
+                i32::from(tables[l as usize][slot as usize])
             };
             let progress = |k: u64| {
                 done.fetch_add(k, Ordering::Relaxed);
@@ -899,7 +893,7 @@ fn retro_same_tables_with_1_and_4_threads() {
 
 fn time_layer<I: Indexer>(what: &str, ix: &I, lower_top: u32, threads: usize) {
     let tables = with_threads(threads, || solve_all(ix, lower_top - 1, solve_layer_fn()));
-    let lower = |p: &I::G| i32::from(tables[p.layer() as usize][ix.index(p) as usize]);
+    let lower = |l: u32, slot: u64| i32::from(tables[l as usize][slot as usize]);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
