@@ -141,6 +141,14 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
         0
     }
 
+    /// A tie-break for move ordering, in `0..64`: among children the search cannot tell apart by
+    /// what it knows of their values, it tries those with larger hints first. Only an ordering
+    /// hint, so any answer is safe; the default 0 keeps `children()` order.
+    fn order_hint(mv: Self::Move) -> u8 {
+        let _ = mv;
+        0
+    }
+
     /// Whether the game is over (no legal moves). Implementations should override this with
     /// something cheaper than generating the children.
     fn is_over(&self) -> bool {

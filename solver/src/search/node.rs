@@ -166,7 +166,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             let sc = if tt_move == Some(G::move_index(c.mv)) {
                 i32::MAX
             } else {
-                c.gain * 4 + i32::from(!c.turn_passed)
+                (c.gain * 2 + i32::from(!c.turn_passed)) * 64
+                    + i32::from(G::order_hint(c.mv).min(63))
             };
             let mut j = i;
             while j > 0 && score[j - 1] < sc {
@@ -415,7 +416,9 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // Step 8. Order the moves: the table's move, then by what is known of the children's
         // values (which includes their gains); ties keep `children()` order (insertion sort is
         // stable and n is small). Measured on a game with frequent extra turns, this beat
-        // "turn-keeping moves, then larger gains" by 15-20% in nodes.
+        // "turn-keeping moves, then larger gains" by 15-20% in nodes. The game's order hint
+        // breaks the remaining ties: on Kalah, preferring the pit nearest the store cut the
+        // nodes of 6x3 by 70% and of 5x4 by 35%.
         let mut order = [0u8; MAX_MOVES];
         let mut score = [0i32; MAX_MOVES];
         for (i, c) in kids.iter().enumerate() {
@@ -432,7 +435,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                 } else {
                     c.gain + e
                 };
-                g.clamp(lo[i], hi[i]) * 4 + i32::from(!c.turn_passed)
+                (g.clamp(lo[i], hi[i]) * 2 + i32::from(!c.turn_passed)) * 64
+                    + i32::from(G::order_hint(c.mv).min(63))
             };
             let mut j = i;
             while j > 0 && score[j - 1] < s {
