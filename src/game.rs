@@ -131,6 +131,10 @@ impl<R: Rules> Game for Position<R> {
     /// seeds at home and more often ends in the store; trying those moves first (the classic
     /// Kalah ordering) cut the nodes of Kalah 6x3 by 70% and 5x4 by 35%, and is neutral to
     /// slightly better on the other games.
+    ///
+    /// (No `estimate` on top of it: an eighth of the mover's row minus the opponent's helped the
+    /// small boards by 10-15% and Kalah(6,4) empty-capture by 11%, but cost Kalah(6,4) standard
+    /// 18%: 196 M → 231 M nodes on 1 thread.)
     #[inline]
     fn order_hint(mv: Move) -> u8 {
         mv.0
