@@ -107,25 +107,6 @@ impl<R: Rules> Game for Position<R> {
         mv.0
     }
 
-    /// An eighth of (seeds in the mover's row − seeds in the opponent's row), rounded toward 0:
-    /// seeds at home tend to end up in one's own store. Only for move ordering and the heuristic
-    /// look-ahead. Measured against no estimate (1 thread, nodes): Kalah 6x3 −15%, 5x4 −10%,
-    /// 4x6 −14%, and Kalah(6,4) empty-capture 79.0 M → 70.0 M (49.8 s → 40.6 s). Larger weights
-    /// (a quarter, a half) and the opposite sign were worse; a tenth or a twelfth about as good.
-    #[inline]
-    fn estimate(&self) -> i32 {
-        let b = self.board();
-        let (south, north) = (
-            b.pits.sum(b.ring().row(Side::South)) as i32,
-            b.pits.sum(b.ring().row(Side::North)) as i32,
-        );
-        match b.to_move {
-            Some(Side::South) => (south - north) / 8,
-            Some(Side::North) => (north - south) / 8,
-            None => 0,
-        }
-    }
-
     /// The move number: moves are numbered in sowing order, so a larger number is a pit nearer
     /// the end of the mover's row (the store, in Kalah and Dakon). Sowing from there keeps more
     /// seeds at home and more often ends in the store; trying those moves first (the classic
