@@ -166,7 +166,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             let sc = if tt_move == Some(G::move_index(c.mv)) {
                 i32::MAX
             } else {
-                (c.gain * 2 + i32::from(!c.turn_passed)) * 64
+                // The exact search's order (step 8), with the gain for the child's value.
+                (i32::from(!c.turn_passed) * 2048 + c.gain) * 64
                     + i32::from(G::order_hint(c.mv).min(63))
             };
             let mut j = i;
