@@ -212,9 +212,10 @@ impl<F: Fn(u32, u64) -> i32 + Sync> Lower for F {
 /// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
 ///
 /// `lower` returns the exact `F` of any live position in a lower layer (the caller's
-/// already-built tables); finished games are worth 0 and never looked up. `progress`, when given, is called from worker threads with the number of slots just
-/// finished, in chunks of a few thousand; the calls add up to `layer_len(layer)`. (In a cyclic
-/// layer they count the graph-building pass; a linear-time fixpoint pass follows the last call.)
+/// already-built tables); finished games are worth 0 and never looked up. `progress`, when
+/// given, is called from worker threads with the number of slots just finished, in chunks of a
+/// few thousand; the calls add up to `layer_len(layer)`. (In a cyclic layer they count the
+/// graph-building pass; a linear-time fixpoint pass follows the last call.)
 ///
 /// Runs on the current rayon thread pool (use `ThreadPool::install` to choose one). The result
 /// does not depend on the number of threads. Slots whose position is `None` get 0. See the module
