@@ -18,7 +18,7 @@ extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-tables) tables=0 ;;
-    --max-seeds) max_seeds="$2"; shift ;;
+    --max-seeds) max_seeds="${2:?--max-seeds needs a number}"; shift ;;
     *) extra+=("$1") ;;
   esac
   shift

@@ -115,6 +115,20 @@ struct MovesArgs {
     json: bool,
 }
 
+impl RuleArgs {
+    /// `game` with these options (an option of another game is an error).
+    pub(crate) fn variant(self, game: GameKind) -> Result<Variant> {
+        let flags = RuleFlags {
+            empty_capture: self.empty_capture,
+            end_when_mover_empty: self.end_when_mover_empty,
+            nembak_takes_landing_seed: self.nembak_takes_landing_seed,
+            no_mikul: self.no_mikul,
+            singleton_restriction: self.singleton_restriction,
+        };
+        Variant::new(game, flags).map_err(anyhow::Error::msg)
+    }
+}
+
 fn parse_game(s: &str) -> Result<GameKind, String> {
     s.parse()
 }
@@ -122,15 +136,7 @@ fn parse_game(s: &str) -> Result<GameKind, String> {
 impl PositionArgs {
     /// The game with its options.
     pub fn variant(&self) -> Result<Variant> {
-        let r = self.rules;
-        let flags = RuleFlags {
-            empty_capture: r.empty_capture,
-            end_when_mover_empty: r.end_when_mover_empty,
-            nembak_takes_landing_seed: r.nembak_takes_landing_seed,
-            no_mikul: r.no_mikul,
-            singleton_restriction: r.singleton_restriction,
-        };
-        Variant::new(self.game, flags).map_err(anyhow::Error::msg)
+        self.rules.variant(self.game)
     }
 
     /// The position asked for: `--position`, or the start of `--holes` × `--seeds`.

@@ -136,15 +136,7 @@ impl DirArgs {
 
 impl GameArgs {
     fn variant(&self) -> Result<Variant> {
-        let r = self.rules;
-        let flags = RuleFlags {
-            empty_capture: r.empty_capture,
-            end_when_mover_empty: r.end_when_mover_empty,
-            nembak_takes_landing_seed: r.nembak_takes_landing_seed,
-            no_mikul: r.no_mikul,
-            singleton_restriction: r.singleton_restriction,
-        };
-        Variant::new(self.game, flags).map_err(anyhow::Error::msg)
+        self.rules.variant(self.game)
     }
 
     fn holes(&self) -> Result<u8> {
