@@ -432,8 +432,17 @@ impl<'o, G: Game> Solver<'o, G> {
             }
             children.clear();
             pos.children(&mut children);
+            let kids = children.as_slice();
+            // The first child, in the search's static order (turn-keeping moves, then gain, then
+            // the game's hint; no table move, so the PV does not depend on the thread count),
+            // that achieves the value. That order nearly always tries a best move first, and its
+            // test is then answered from the bounds the value passes left in the table. In
+            // `children()` order, each worse move tried first cost a fresh proof that it is
+            // worse: on Kalah(6,4) standard that was 46 M of 159 M nodes (1 thread); now 0.3 M.
+            let order = node::move_order(kids, None, |_, c| c.gain);
             let mut next = None;
-            for c in children.as_slice() {
+            for &i in &order[..kids.len()] {
+                let c = &kids[usize::from(i)];
                 if self.achieves(c, value)? {
                     next = Some(*c);
                     break;

@@ -513,7 +513,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
 /// keep the turn, then by `value(i, child)` (a guess at the child's value for the mover), then by
 /// the game's order hint; remaining ties keep `children()` order (insertion sort is stable, and
 /// there are few children).
-fn move_order<G: Game>(
+pub(crate) fn move_order<G: Game>(
     kids: &[Child<G>],
     tt_move: Option<u8>,
     value: impl Fn(usize, &Child<G>) -> i32,

@@ -382,17 +382,20 @@ fn check_root<G: Game>(root: &G, c: &SearchConfig, f: &impl Fn(&G) -> i32) {
         .map(|c| c.mv)
         .collect();
     assert_eq!(r.best, want_best, "best moves of {root:?}");
-    // The PV is played out: every move is the first to achieve its position's value, so the
-    // gains collected along it (turns taken into account) plus the value where it stops add up
-    // to the root value. It stops at the end of the game, or (cyclic games) at a repetition.
+    // The PV is played out: every move is the first, in the search's static order, to achieve
+    // its position's value, so the gains collected along it (turns taken into account) plus the
+    // value where it stops add up to the root value. It stops at the end of the game, or (cyclic
+    // games) at a repetition.
     let (mut pos, mut sign, mut total) = (*root, 1, 0);
     let mut seen = vec![pos.key()];
     for mv in &r.pv {
         let mut ch = Children::new();
         pos.children(&mut ch);
-        let first_best = ch
-            .as_slice()
+        let kids = ch.as_slice();
+        let order = super::node::move_order(kids, None, |_, c| c.gain);
+        let first_best = order[..kids.len()]
             .iter()
+            .map(|&i| &kids[usize::from(i)])
             .find(|c| move_value(c, f) == f(&pos))
             .unwrap();
         assert_eq!(first_best.mv, *mv, "PV of {root:?} at {pos:?}");
