@@ -163,6 +163,27 @@ impl Pits {
         self.0[range].iter().map(|&x| x as u32).sum()
     }
 
+    /// The seeds in all 32 pit slots. Pits past the board's `2n` are always 0 (nothing writes
+    /// there), so this is the seeds on the board. The search asks for it several times per node
+    /// (stake, layer, key), so it is summed in four words rather than 32 bytes:
+    ///
+    /// ```text
+    /// word x (8 pits):      p7 p6 p5 p4 p3 p2 p1 p0        one byte each
+    /// x & LO + (x>>8) & LO:  p7+p6 | p5+p4 | p3+p2 | p1+p0  four 16-bit lanes, each <= 510
+    /// acc = Σ over 4 words:  four lanes, each <= 2040
+    /// acc * 0x0001_0001_0001_0001 >> 48:  the sum of the lanes (<= 8160: no lane carries)
+    /// ```
+    #[inline]
+    pub fn total(&self) -> u32 {
+        const LO: u64 = 0x00ff_00ff_00ff_00ff;
+        let mut acc = 0u64;
+        for w in self.0.chunks_exact(8) {
+            let x = u64::from_le_bytes(w.try_into().expect("8-byte chunk"));
+            acc += (x & LO) + ((x >> 8) & LO);
+        }
+        (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+    }
+
     /// Whether every pit in `range` is empty.
     #[inline]
     pub fn all_empty(&self, range: std::ops::Range<usize>) -> bool {
@@ -252,5 +273,34 @@ impl Ring {
     pub const fn row(self, side: Side) -> std::ops::Range<usize> {
         let n = self.holes as usize;
         side.index() * n..side.index() * n + n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pits;
+
+    /// The word-wise sum equals the byte-by-byte sum, up to every pit full (no lane overflow).
+    #[test]
+    fn total_is_the_sum_of_the_pits() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..2000 {
+            let mut p = [0u8; 32];
+            for (i, v) in p.iter_mut().enumerate() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *v = match round % 4 {
+                    0 => 255,
+                    1 => (x >> 56) as u8,
+                    2 => (x >> 60) as u8,
+                    _ => (i * 8) as u8,
+                };
+            }
+            let want: u32 = p.iter().map(|&v| u32::from(v)).sum();
+            assert_eq!(Pits(p).total(), want, "{p:?}");
+        }
+        assert_eq!(Pits([255; 32]).total(), 8160);
+        assert_eq!(Pits::EMPTY.total(), 0);
     }
 }

@@ -82,7 +82,13 @@ impl<R: Rules> Game for Position<R> {
         let m = b.ring().len();
         let seeds = self.layer();
         if seeds <= rank::KEY64_MAX_SEEDS[m] {
-            rank::key64(self.mover_view()) as u128
+            // The mover's view ([`Position::mover_view`]) as two slices.
+            let pits = b.pit_slice();
+            let (back, front) = match b.to_move {
+                Some(Side::North) => pits.split_at(b.holes as usize),
+                _ => (&pits[..0], pits),
+            };
+            rank::key64_split(front, back) as u128
         } else {
             rank::key(m, seeds, |j| self.mover_pit(j))
         }

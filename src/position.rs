@@ -31,7 +31,12 @@ impl Board {
     /// Seeds on the board (in pits, not in stores).
     #[inline]
     pub fn seeds_on_board(&self) -> u32 {
-        self.pits.sum(0..self.ring().len())
+        debug_assert!(
+            self.pits.all_empty(self.ring().len()..32),
+            "seeds past the board's last pit: {:?}",
+            self.pits
+        );
+        self.pits.total()
     }
 
     /// The pit counts as a slice of `2n` bytes.

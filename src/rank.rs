@@ -171,6 +171,27 @@ fn colex64(pits: impl Iterator<Item = u8>) -> u64 {
     sum
 }
 
+/// [`key64`] of the pits `front` followed by `back`: the same sum, in two plain loops over
+/// slices. The search computes a key per child, and a chained iterator over the two rows of the
+/// mover's view cost a third of its instructions (Kalah 6x3, cachegrind).
+#[inline(always)]
+pub fn key64_split(front: &[u8], back: &[u8]) -> u64 {
+    let mut sum = 0u64;
+    let mut bar = 0usize;
+    for (j, &c) in front.iter().enumerate() {
+        bar += c as usize;
+        sum = sum.wrapping_add(BINOM64[bar][j + 1]);
+        bar += 1;
+    }
+    let base = front.len() + 1;
+    for (j, &c) in back.iter().enumerate() {
+        bar += c as usize;
+        sum = sum.wrapping_add(BINOM64[bar][j + base]);
+        bar += 1;
+    }
+    sum
+}
+
 /// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
 /// when `c` has the layer's largest rank (and is left unchanged).
 ///
@@ -291,6 +312,9 @@ mod tests {
                     let key = key(m, k, |j| l[j]);
                     assert!(k <= max_k);
                     assert_eq!(key64(l.iter().copied()) as u128, key);
+                    for cut in 0..=m {
+                        assert_eq!(key64_split(&l[..cut], &l[cut..]) as u128, key);
+                    }
                     assert_eq!(rank64_in_layer(m, l.iter().copied()) as usize, r);
                     assert!(key >= layers_below(k, m) && key < layers_below(k + 1, m));
                 }

@@ -17,7 +17,7 @@ pub mod retro;
 pub mod search;
 pub mod tt;
 
-pub use game::{Child, Children, Game, MAX_MOVES};
+pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
 pub use retro::{solve_layer, Indexer, Lower};
 pub use search::{
     analyze, solve, Oracle, Progress, SearchConfig, SearchError, SearchResult, Solver,

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicU16, Ordering};
 
 use super::{Shared, Stats};
-use crate::game::{Child, Children, Game, MAX_MOVES};
+use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
 use crate::tt::{Entry, Slot};
 
 /// "Not cut against any path position": the cut ply of a path-independent result.
@@ -21,6 +21,16 @@ const DEFER_PLY: u32 = 16;
 struct PathEntry {
     key: u128,
     layer: u32,
+}
+
+/// What the enhanced transposition cutoff learnt of one child before any is searched.
+#[derive(Clone, Copy)]
+struct Known {
+    key: u128,
+    slot: Slot,
+    /// Bounds on the child's value for the mover (gain and turn applied).
+    lo: i32,
+    hi: i32,
 }
 
 /// The result of expanding a node.
@@ -353,20 +363,24 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // side) by its stake and its table entry before searching any. One child proven >= beta
         // settles the node, and so do children all proven <= alpha. Table bounds are true bounds
         // on F, so these results are path-independent even in cyclic games.
-        let mut keys = [0u128; MAX_MOVES];
-        let mut slots = [Slot::default(); MAX_MOVES];
-        for (i, c) in kids.iter().enumerate() {
-            keys[i] = c.next.key();
-            slots[i] = self.sh.tt.slot(keys[i]);
-            self.sh.tt.prefetch(slots[i]);
+        let mut etc: FixedVec<Known> = FixedVec::new();
+        for c in kids {
+            let key = c.next.key();
+            let slot = self.sh.tt.slot(key);
+            self.sh.tt.prefetch(slot);
+            etc.push(Known {
+                key,
+                slot,
+                lo: 0,
+                hi: 0,
+            });
         }
-        let mut lo = [0i32; MAX_MOVES];
-        let mut hi = [0i32; MAX_MOVES];
+        let etc = etc.as_mut_slice();
         let mut max_hi = i32::MIN;
-        for (i, c) in kids.iter().enumerate() {
+        for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
             let (mut flo, mut fhi) = (-s, s);
-            if let Some(e) = self.probe(slots[i]) {
+            if let Some(e) = self.probe(k.slot) {
                 flo = flo.max(e.lower);
                 fhi = fhi.min(e.upper);
             }
@@ -384,8 +398,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     store: true,
                 };
             }
-            lo[i] = a;
-            hi[i] = b;
+            k.lo = a;
+            k.hi = b;
             max_hi = max_hi.max(b);
         }
         if max_hi <= alpha {
@@ -416,7 +430,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             } else {
                 c.gain + e
             };
-            g.clamp(lo[i], hi[i])
+            g.clamp(etc[i].lo, etc[i].hi)
         });
 
         // Step 9. Search the children. With several threads, a child another thread is searching
@@ -434,22 +448,19 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             let len = if pass == 0 { n } else { n_deferred };
             for j in 0..len {
                 let i = usize::from(if pass == 0 { order[j] } else { deferred[j] });
-                if hi[i] <= alpha {
+                let k = etc[i];
+                if k.hi <= alpha {
                     // Cannot raise alpha: its upper bound keeps the fail-soft value honest.
-                    best = best.max(hi[i]);
+                    best = best.max(k.hi);
                     continue;
                 }
-                if pass == 0
-                    && defer
-                    && j > 0
-                    && self.busy_slot(keys[i]).load(Ordering::Relaxed) > 0
+                if pass == 0 && defer && j > 0 && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
                 {
                     deferred[n_deferred] = i as u8;
                     n_deferred += 1;
                     continue;
                 }
-                let (v, c) =
-                    self.child(&kids[i], keys[i], slots[i], lo[i], hi[i], ply, alpha, beta);
+                let (v, c) = self.child(&kids[i], k.key, k.slot, k.lo, k.hi, ply, alpha, beta);
                 if self.aborted {
                     break;
                 }
