@@ -43,6 +43,22 @@ impl<R: Rules> Position<R> {
         front.iter().chain(back).copied()
     }
 
+    /// The mover's view ([`Position::mover_view`]) as two slices, `(front, back)`: the pits
+    /// from the mover's first pit to the end of the array, then the ones before it (empty when
+    /// South moves). Ranking loops over slices are much cheaper than over the chained iterator.
+    #[inline(always)]
+    pub fn mover_rows(&self) -> (&[u8], &[u8]) {
+        let b = self.board();
+        let pits = b.pit_slice();
+        match b.to_move {
+            Some(Side::North) => {
+                let (back, front) = pits.split_at(b.holes as usize);
+                (front, back)
+            }
+            _ => (pits, &pits[..0]),
+        }
+    }
+
     /// The future value `f` of the side to move turned into the final South-minus-North score.
     pub fn final_value(&self, future: i32) -> i32 {
         let [s, n] = self.score();
@@ -82,12 +98,7 @@ impl<R: Rules> Game for Position<R> {
         let m = b.ring().len();
         let seeds = self.layer();
         if seeds <= rank::KEY64_MAX_SEEDS[m] {
-            // The mover's view ([`Position::mover_view`]) as two slices.
-            let pits = b.pit_slice();
-            let (back, front) = match b.to_move {
-                Some(Side::North) => pits.split_at(b.holes as usize),
-                _ => (&pits[..0], pits),
-            };
+            let (front, back) = self.mover_rows();
             rank::key64_split(front, back) as u128
         } else {
             rank::key(m, seeds, |j| self.mover_pit(j))

@@ -34,7 +34,17 @@ pub struct Table {
     header: Header,
     payload_at: usize,
     path: PathBuf,
+    /// `fence[b]`: the number of exceptions whose slot lies below `b << FENCE_SHIFT` (see
+    /// [`Table::exception`]); empty without exceptions.
+    fence: Vec<u32>,
 }
+
+/// Entries per fence block: `2^12`. An escaped entry's exception is looked for only among those
+/// of its block (about 135 at Kalah's 3.3% escape rate, a kilobyte or two) instead of by binary
+/// search over the whole list (22 dependent cache misses at 2.8 M exceptions). The fence costs
+/// 4 bytes per 4096 entries, and is built in memory when the table is opened (one pass over the
+/// exception slots), so the file format does not change.
+const FENCE_SHIFT: u32 = 12;
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -90,12 +100,15 @@ impl Table {
                 entries: header.entries,
             });
         }
-        Ok(Table {
+        let mut t = Table {
             bytes,
             header,
             payload_at,
             path,
-        })
+            fence: Vec::new(),
+        };
+        t.fence = t.build_fence();
+        Ok(t)
     }
 
     /// Checks that the header describes `layer` of table `id` with `entries` entries.
@@ -212,15 +225,51 @@ impl Table {
         }
     }
 
-    /// The value of an escaped entry: binary search of the exception list.
+    /// The slot of exception `j` (the list is checked to hold `exceptions` of them by `parse`).
+    #[inline]
+    fn exception_slot(&self, j: usize) -> u64 {
+        let p = self.payload();
+        let at = self.header.entries.div_ceil(2) as usize + 8 * j;
+        u64::from_le_bytes(p[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    /// The fence over the exception list (see [`FENCE_SHIFT`]). The slots of a sound file
+    /// increase; in a damaged one (its payload checksum fails) the fence is still well formed
+    /// (non-decreasing, at most the list's length), so lookups stay in bounds.
+    fn build_fence(&self) -> Vec<u32> {
+        let n = self.header.exceptions;
+        if !matches!(self.header.encoding, Encoding::Nibble { .. }) || n == 0 {
+            return Vec::new();
+        }
+        let Ok(n32) = u32::try_from(n) else {
+            return Vec::new(); // more than 2^32 exceptions: plain binary search
+        };
+        let blocks = (self.header.entries >> FENCE_SHIFT) as usize + 1;
+        let mut fence = Vec::with_capacity(blocks + 1);
+        fence.push(0);
+        let mut j = 0u32;
+        for b in 1..=blocks as u64 {
+            let end = b << FENCE_SHIFT;
+            while j < n32 && self.exception_slot(j as usize) < end {
+                j += 1;
+            }
+            fence.push(j);
+        }
+        fence
+    }
+
+    /// The value of an escaped entry: binary search of the exceptions of its fence block (or of
+    /// the whole list when there is no fence).
     #[cold]
     fn exception(&self, index: u64) -> i32 {
         let p = self.payload();
         let base = self.header.entries.div_ceil(2) as usize;
         let n = self.header.exceptions as usize;
-        let slot =
-            |j: usize| u64::from_le_bytes(p[base + 8 * j..base + 8 * j + 8].try_into().unwrap());
-        let (mut lo, mut hi) = (0, n);
+        let slot = |j: usize| self.exception_slot(j);
+        let (mut lo, mut hi) = match self.fence.get((index >> FENCE_SHIFT) as usize..) {
+            Some([a, b, ..]) => (*a as usize, *b as usize),
+            _ => (0, n),
+        };
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             match slot(mid).cmp(&index) {
@@ -268,6 +317,16 @@ mod tests {
                     .map(|i| if i == 100 { -30 } else { i % 15 - 7 })
                     .collect(),
             ), // step-1 nibbles
+            (
+                21,
+                (0..3 * 4096 + 17)
+                    .map(|i| match i % 97 {
+                        0 => 21,
+                        1 => -21,
+                        _ => (i % 15) * 2 - 13,
+                    })
+                    .collect(),
+            ), // exceptions in several fence blocks
             (120, (0..50).map(|i| 100 - 5 * i).collect()),       // bytes
             (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
         ];
