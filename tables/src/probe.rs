@@ -193,4 +193,16 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     fn probe(&self, pos: &I::G) -> Option<i32> {
         self.probe_value(pos)
     }
+
+    /// Every position of a held layer is answered (finished games too, without a lookup).
+    #[inline]
+    fn prefetch(&self, pos: &I::G) -> bool {
+        let Some(t) = self.tables.get(pos.layer() as usize) else {
+            return false;
+        };
+        if !pos.is_over() {
+            t.prefetch(self.ix.index(pos));
+        }
+        true
+    }
 }

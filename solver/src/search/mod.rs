@@ -73,6 +73,16 @@ pub trait Oracle<G: Game>: Sync {
     /// The exact future value of `pos`, when known. The search asks at every node it cannot
     /// settle from its transposition table, so a "don't know" answer should be cheap.
     fn probe(&self, pos: &G) -> Option<i32>;
+
+    /// Whether [`Oracle::probe`] will answer for `pos`, and if so a hint to start loading what
+    /// it will read. The search calls it for every child of a node before it probes any (the
+    /// enhanced transposition cutoff), so that their memory loads overlap; a child the oracle
+    /// answers is then settled without a table probe or a search. The default says "don't
+    /// know" (false): the search still asks `probe` when it visits the child.
+    fn prefetch(&self, pos: &G) -> bool {
+        let _ = pos;
+        false
+    }
 }
 
 /// Live counters for a progress display, updated by the search every few thousand nodes.

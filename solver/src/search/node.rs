@@ -28,6 +28,8 @@ struct PathEntry {
 struct Known {
     key: u128,
     slot: Slot,
+    /// Whether the oracle answers for this child (it is then settled from it, not the table).
+    oracle: bool,
     /// Bounds on the child's value for the mover (gain and turn applied).
     lo: i32,
     hi: i32,
@@ -363,14 +365,19 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // side) by its stake and its table entry before searching any. One child proven >= beta
         // settles the node, and so do children all proven <= alpha. Table bounds are true bounds
         // on F, so these results are path-independent even in cyclic games.
+        // Children the oracle answers are settled here, exactly, with their loads overlapped too.
         let mut etc: FixedVec<Known> = FixedVec::new();
         for c in kids {
             let key = c.next.key();
             let slot = self.sh.tt.slot(key);
-            self.sh.tt.prefetch(slot);
+            let oracle = self.sh.oracle.is_some_and(|o| o.prefetch(&c.next));
+            if !oracle {
+                self.sh.tt.prefetch(slot);
+            }
             etc.push(Known {
                 key,
                 slot,
+                oracle,
                 lo: 0,
                 hi: 0,
             });
@@ -380,7 +387,13 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
             let (mut flo, mut fhi) = (-s, s);
-            if let Some(e) = self.probe(k.slot) {
+            if let Some(v) = k
+                .oracle
+                .then(|| self.sh.oracle.and_then(|o| o.probe(&c.next)))
+                .flatten()
+            {
+                (flo, fhi) = (v, v);
+            } else if let Some(e) = self.probe(k.slot) {
                 flo = flo.max(e.lower);
                 fhi = fhi.min(e.upper);
             }
