@@ -106,7 +106,7 @@ impl fmt::Display for TableError {
             }
             TableError::Version { path, found } => write!(
                 f,
-                "{}: table format version {found}, but this program reads version {}",
+                "{}: table format version {found}, but this program reads version {} (run `mancala tables build` again: it rebuilds such layers)",
                 path.display(),
                 crate::format::VERSION
             ),

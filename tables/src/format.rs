@@ -27,7 +27,10 @@
 //! - [`Encoding::Nibble`]: 4 bits per entry, entry `2j` in the low nibble of byte `j`, entry
 //!   `2j + 1` in the high nibble. A code `c` in `0..=14` stands for `step * (c - 7) + offset`; the
 //!   code 15 is an escape: the value is in the exception list that follows the nibbles,
-//!   `exceptions` slot numbers (`u64`, increasing) and then as many values (`i16`). With
+//!   `exceptions` slot numbers (increasing) and then as many values, each as narrow as the
+//!   header allows ([`exception_widths`]): slots are `u32` when the layer has at most 2^32
+//!   entries (else `u64`), values `i8` when the layer is at most 127 (else `i16`). That is
+//!   5 bytes per exception on every table this machine can build (format 1 used 10). With
 //!   `step = 1, offset = 0` the nibble covers `-7..=7`. When every value of the layer has the
 //!   parity of `k` (in Kalah and Dakon every seed ends in a store, so `F ≡ k (mod 2)`; the builder
 //!   checks this on the data rather than assuming it), `step = 2, offset = k mod 2` covers
@@ -55,7 +58,7 @@ use crate::error::TableError;
 /// The magic bytes at the start of every table file.
 pub const MAGIC: [u8; 8] = *b"MNCLTBL\n";
 /// The format version this program writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The largest encoded header accepted.
 pub const MAX_HEADER: usize = 1 << 16;
 /// Bytes before the encoded header: magic, version, header length.
@@ -147,14 +150,24 @@ pub struct Header {
     pub payload_crc: u32,
 }
 
+/// The bytes of one exception's slot and of its value, for a layer `layer` of `entries` entries:
+/// `(4 or 8, 1 or 2)` (see the module docs).
+pub fn exception_widths(entries: u64, layer: u32) -> (usize, usize) {
+    (
+        if entries <= 1 << 32 { 4 } else { 8 },
+        if layer <= i8::MAX as u32 { 1 } else { 2 },
+    )
+}
+
 impl Header {
     /// The payload length its fields imply; `None` on overflow.
     pub fn expected_payload_len(&self) -> Option<u64> {
+        let (sw, vw) = exception_widths(self.entries, self.layer);
         match self.encoding {
             Encoding::Nibble { .. } => self
                 .entries
                 .div_ceil(2)
-                .checked_add(self.exceptions.checked_mul(10)?),
+                .checked_add(self.exceptions.checked_mul((sw + vw) as u64)?),
             Encoding::Byte => Some(self.entries),
             Encoding::Wide => self.entries.checked_mul(2),
         }
@@ -217,10 +230,12 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
         nibbles.push(2);
     }
     let reach = layer.min(i8::MAX as u32 - 1) as i32;
+    let (sw, vw) = exception_widths(n, layer);
+    let exc_bytes = (sw + vw) as u64;
     for step in nibbles {
         for offset in (-reach..=reach).filter(|o| step == 1 || (o - parity) % 2 == 0) {
             let exc = outside(step, offset);
-            let size = n.div_ceil(2) + 10 * exc;
+            let size = n.div_ceil(2) + exc_bytes * exc;
             // Ties go to the offset nearest 0 (the scan starts from -reach, so compare strictly
             // and prefer |offset| smaller).
             let better = size < best.0
@@ -275,8 +290,13 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
             let exc_slots: Vec<u64> = parts.iter().flat_map(|p| p.0.iter().copied()).collect();
             let exc_values: Vec<i16> = parts.iter().flat_map(|p| p.1.iter().copied()).collect();
             let exc = exc_slots.len() as u64;
-            payload.extend(exc_slots.iter().flat_map(|s| s.to_le_bytes()));
-            payload.extend(exc_values.iter().flat_map(|v| v.to_le_bytes()));
+            payload.reserve(exc_bytes as usize * exc_slots.len());
+            for s in &exc_slots {
+                payload.extend_from_slice(&s.to_le_bytes()[..sw]);
+            }
+            for v in &exc_values {
+                payload.extend_from_slice(&v.to_le_bytes()[..vw]);
+            }
             (Encoding::Nibble { step, offset }, exc, payload)
         }
     }
@@ -477,6 +497,13 @@ mod tests {
     }
 
     #[test]
+    fn exception_widths_follow_the_header() {
+        assert_eq!(exception_widths(84_672_315, 20), (4, 1));
+        assert_eq!(exception_widths(1 << 32, 127), (4, 1));
+        assert_eq!(exception_widths((1 << 32) + 1, 128), (8, 2));
+    }
+
+    #[test]
     fn encodings_are_chosen_by_size() {
         // Parity holds, values in -14..=14 of layer 20: 4 bits, no exception.
         let v: Vec<i16> = (0..100).map(|i| (i % 15) * 2 - 14).collect();
@@ -492,7 +519,7 @@ mod tests {
         let (e, exc, p) = encode_entries(30, &v);
         assert_eq!(
             (e, exc, p.len()),
-            (Encoding::Nibble { step: 1, offset: 0 }, 2, 50 + 20)
+            (Encoding::Nibble { step: 1, offset: 0 }, 2, 50 + 2 * (4 + 1))
         );
         // Values clustered away from 0: the window moves there.
         let v: Vec<i16> = (0..10).map(|i| 100 - i).collect();

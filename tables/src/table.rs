@@ -228,9 +228,24 @@ impl Table {
     /// The slot of exception `j` (the list is checked to hold `exceptions` of them by `parse`).
     #[inline]
     fn exception_slot(&self, j: usize) -> u64 {
+        let (sw, _) = format::exception_widths(self.header.entries, self.header.layer);
+        let at = self.header.entries.div_ceil(2) as usize + sw * j;
+        let mut b = [0u8; 8];
+        b[..sw].copy_from_slice(&self.payload()[at..at + sw]);
+        u64::from_le_bytes(b)
+    }
+
+    /// The value of exception `j`.
+    fn exception_value(&self, j: usize) -> i32 {
+        let (sw, vw) = format::exception_widths(self.header.entries, self.header.layer);
+        let n = self.header.exceptions as usize;
+        let at = self.header.entries.div_ceil(2) as usize + sw * n + vw * j;
         let p = self.payload();
-        let at = self.header.entries.div_ceil(2) as usize + 8 * j;
-        u64::from_le_bytes(p[at..at + 8].try_into().expect("8 bytes"))
+        if vw == 1 {
+            i32::from(p[at] as i8)
+        } else {
+            i32::from(i16::from_le_bytes([p[at], p[at + 1]]))
+        }
     }
 
     /// The fence over the exception list (see [`FENCE_SHIFT`]). The slots of a sound file
@@ -262,23 +277,17 @@ impl Table {
     /// the whole list when there is no fence).
     #[cold]
     fn exception(&self, index: u64) -> i32 {
-        let p = self.payload();
-        let base = self.header.entries.div_ceil(2) as usize;
         let n = self.header.exceptions as usize;
-        let slot = |j: usize| self.exception_slot(j);
         let (mut lo, mut hi) = match self.fence.get((index >> FENCE_SHIFT) as usize..) {
             Some([a, b, ..]) => (*a as usize, *b as usize),
             _ => (0, n),
         };
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match slot(mid).cmp(&index) {
+            match self.exception_slot(mid).cmp(&index) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    let at = base + 8 * n + 2 * mid;
-                    return i16::from_le_bytes([p[at], p[at + 1]]) as i32;
-                }
+                std::cmp::Ordering::Equal => return self.exception_value(mid),
             }
         }
         panic!(
@@ -327,6 +336,16 @@ mod tests {
                     })
                     .collect(),
             ), // exceptions in several fence blocks
+            (
+                200,
+                (0..301)
+                    .map(|i| match i % 50 {
+                        7 => 200,
+                        8 => -199,
+                        _ => i % 15 - 7,
+                    })
+                    .collect(),
+            ), // exceptions with 16-bit values (layer above 127)
             (120, (0..50).map(|i| 100 - 5 * i).collect()),       // bytes
             (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
         ];
