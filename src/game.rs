@@ -99,7 +99,7 @@ impl<R: Rules> Game for Position<R> {
         let seeds = self.layer();
         if seeds <= rank::KEY64_MAX_SEEDS[m] {
             let (front, back) = self.mover_rows();
-            rank::key64_split(front, back) as u128
+            rank::key64(front, back) as u128
         } else {
             rank::key(m, seeds, |j| self.mover_pit(j))
         }

@@ -138,44 +138,18 @@ const fn key64_max_seeds(t: &[[u128; BINOM_K]; BINOM_N]) -> [u32; BINOM_K] {
 }
 
 /// [`key`] computed in `u64` arithmetic in one pass over the pits, for layouts whose key is below
-/// `2^64` (see [`max_seeds_for_key64`]). `pits` yields the `m` counts in key order.
+/// `2^64` (see [`KEY64_MAX_SEEDS`]). The `m` counts in key order are `front` followed by `back`
+/// (the mover's view is two runs of the board's array: two plain loops over slices cost a third
+/// of the instructions of one loop over a chained iterator, and the search ranks every child).
 ///
 /// One pass suffices because the stacked key is itself a colex rank: giving the last pit a bar too
 /// (at `b_{m-1} = k + m - 1`), its term `C(k + m - 1, m)` is exactly `layers_below(k, m)`, so
-/// `key = Σ_{j=0}^{m-1} C(b_j, j+1)`.
+/// `key = Σ_{j=0}^{m-1} C(b_j, j+1)`, `b_j` the bar after pit `j`.
 ///
 /// Why wrapping arithmetic on truncated binomials is exact: every term and partial sum is the true
 /// value modulo `2^64`, and the true total is below `2^64`, so the sum modulo `2^64` is the total.
 #[inline(always)]
-pub fn key64(pits: impl Iterator<Item = u8>) -> u64 {
-    colex64(pits)
-}
-
-/// [`rank_in_layer`] in `u64` arithmetic (exact when the layer has at most `2^64` layouts, by the
-/// argument of [`key64`]): the same sum without the last pit's term.
-#[inline(always)]
-pub fn rank64_in_layer(m: usize, pits: impl Iterator<Item = u8>) -> u64 {
-    colex64(pits.take(m - 1))
-}
-
-/// `Σ_j C(b_j, j+1)` modulo `2^64` over the pits given, `b_j` the bar after pit `j`.
-#[inline(always)]
-fn colex64(pits: impl Iterator<Item = u8>) -> u64 {
-    let mut sum = 0u64;
-    let mut bar = 0usize;
-    for (j, c) in pits.enumerate() {
-        bar += c as usize;
-        sum = sum.wrapping_add(BINOM64[bar][j + 1]);
-        bar += 1;
-    }
-    sum
-}
-
-/// [`key64`] of the pits `front` followed by `back`: the same sum, in two plain loops over
-/// slices. The search computes a key per child, and a chained iterator over the two rows of the
-/// mover's view cost a third of its instructions (Kalah 6x3, cachegrind).
-#[inline(always)]
-pub fn key64_split(front: &[u8], back: &[u8]) -> u64 {
+pub fn key64(front: &[u8], back: &[u8]) -> u64 {
     let mut sum = 0u64;
     let mut bar = 0usize;
     for (j, &c) in front.iter().enumerate() {
@@ -190,6 +164,17 @@ pub fn key64_split(front: &[u8], back: &[u8]) -> u64 {
         bar += 1;
     }
     sum
+}
+
+/// [`rank_in_layer`] in `u64` arithmetic (exact when the layer has at most `2^64` layouts, by the
+/// argument of [`key64`]): the same sum without the last pit's term. The pits are `front`
+/// followed by `back`, at least one in all.
+#[inline(always)]
+pub fn rank64_in_layer(front: &[u8], back: &[u8]) -> u64 {
+    match back.split_last() {
+        Some((_, back)) => key64(front, back),
+        None => key64(&front[..front.len() - 1], &[]),
+    }
 }
 
 /// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
@@ -250,14 +235,11 @@ mod tests {
         assert!(k >= 96, "Kalah 6x8 must take the fast path");
         let mut l = [0u8; 12];
         l[0] = k as u8;
-        assert_eq!(key64(l.iter().copied()) as u128, key(12, k, |j| l[j]));
-        assert_eq!(
-            key64(l.iter().copied()) as u128,
-            layers_below(k + 1, 12) - 1
-        );
+        assert_eq!(key64(&l, &[]) as u128, key(12, k, |j| l[j]));
+        assert_eq!(key64(&l, &[]) as u128, layers_below(k + 1, 12) - 1);
         let l = [9u8, 0, 17, 3, 8, 8, 0, 1, 20, 4, 2, 24];
         let k: u32 = l.iter().map(|&c| u32::from(c)).sum();
-        assert_eq!(key64(l.iter().copied()) as u128, key(12, k, |j| l[j]));
+        assert_eq!(key64(&l, &[]) as u128, key(12, k, |j| l[j]));
     }
 
     /// Stepping through a layer from rank 0 visits every rank in order.
@@ -311,11 +293,11 @@ mod tests {
                     assert_eq!(&back, l);
                     let key = key(m, k, |j| l[j]);
                     assert!(k <= max_k);
-                    assert_eq!(key64(l.iter().copied()) as u128, key);
                     for cut in 0..=m {
-                        assert_eq!(key64_split(&l[..cut], &l[cut..]) as u128, key);
+                        let (front, back) = l.split_at(cut);
+                        assert_eq!(key64(front, back) as u128, key);
+                        assert_eq!(rank64_in_layer(front, back) as usize, r);
                     }
-                    assert_eq!(rank64_in_layer(m, l.iter().copied()) as usize, r);
                     assert!(key >= layers_below(k, m) && key < layers_below(k + 1, m));
                 }
             }

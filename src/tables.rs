@@ -105,12 +105,8 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
     #[inline]
     fn index(&self, pos: &Position<R>) -> u64 {
         debug_assert_eq!(pos.board().holes, self.holes);
-        // The colex sum over the first `2n - 1` pits of the mover's view.
         let (front, back) = pos.mover_rows();
-        let rank = match back.split_last() {
-            Some((_, back)) => rank::key64_split(front, back),
-            None => rank::key64_split(&front[..front.len() - 1], &[]),
-        };
+        let rank = rank::rank64_in_layer(front, back);
         debug_assert_eq!(
             rank as u128,
             rank::rank_in_layer(self.pits(), |j| pos.mover_pit(j))
