@@ -30,22 +30,10 @@ impl<R: Rules> Position<R> {
         b.pits.get(if i >= len { i - len } else { i })
     }
 
-    /// The pit counts from the mover's first pit ([`Position::mover_pit`] for `j` in `0..2n`),
-    /// as an iterator over two slices (no per-pit index arithmetic).
-    #[inline(always)]
-    pub fn mover_view(&self) -> impl Iterator<Item = u8> + '_ {
-        let b = self.board();
-        let pits = b.pit_slice();
-        let (back, front) = match b.to_move {
-            Some(Side::North) => pits.split_at(b.holes as usize),
-            _ => (&pits[..0], pits),
-        };
-        front.iter().chain(back).copied()
-    }
-
-    /// The mover's view ([`Position::mover_view`]) as two slices, `(front, back)`: the pits
-    /// from the mover's first pit to the end of the array, then the ones before it (empty when
-    /// South moves). Ranking loops over slices are much cheaper than over the chained iterator.
+    /// The pit counts from the mover's first pit ([`Position::mover_pit`] for `j` in `0..2n`) as
+    /// two slices, `(front, back)`: the pits from the mover's first pit to the end of the array,
+    /// then the ones before it (empty when South moves). Ranking loops over slices are much
+    /// cheaper than over a chained iterator.
     #[inline(always)]
     pub fn mover_rows(&self) -> (&[u8], &[u8]) {
         let b = self.board();
