@@ -7,7 +7,7 @@ use memmap2::Mmap;
 
 use crate::checksum::crc32;
 use crate::error::TableError;
-use crate::format::{self, Encoding, Header, TableId, ESCAPE};
+use crate::format::{self, Encoding, Header, TableId, BLOCK, ESCAPE};
 
 /// Where a table's bytes live.
 enum Bytes {
@@ -34,6 +34,8 @@ pub struct Table {
     header: Header,
     payload_at: usize,
     path: PathBuf,
+    /// Where the block bases start in the payload (nibble encoding), `ceil(entries / 2)`.
+    bases_at: usize,
     /// `fence[b]`: the number of exceptions whose slot lies below `b << FENCE_SHIFT` (see
     /// [`Table::exception`]); empty without exceptions.
     fence: Vec<u32>,
@@ -100,11 +102,13 @@ impl Table {
                 entries: header.entries,
             });
         }
+        let bases_at = header.entries.div_ceil(2) as usize;
         let mut t = Table {
             bytes,
             header,
             payload_at,
             path,
+            bases_at,
             fence: Vec::new(),
         };
         t.fence = t.build_fence();
@@ -212,10 +216,11 @@ impl Table {
         let p = self.payload();
         let i = index as usize;
         match self.header.encoding {
-            Encoding::Nibble { step, offset } => {
+            Encoding::Nibble { step } => {
                 let code = (p[i >> 1] >> ((i & 1) << 2)) & 0xf;
                 if code != ESCAPE {
-                    step as i32 * (code as i32 - 7) + offset as i32
+                    let base = p[self.bases_at + i / BLOCK] as i8;
+                    i32::from(step) * (i32::from(code) - 7) + i32::from(base)
                 } else {
                     self.exception(index)
                 }
@@ -225,11 +230,16 @@ impl Table {
         }
     }
 
+    /// Where the exception list starts in the payload: after the nibbles and the block bases.
+    fn exceptions_at(&self) -> usize {
+        self.bases_at + self.header.entries.div_ceil(BLOCK as u64) as usize
+    }
+
     /// The slot of exception `j` (the list is checked to hold `exceptions` of them by `parse`).
     #[inline]
     fn exception_slot(&self, j: usize) -> u64 {
         let (sw, _) = format::exception_widths(self.header.entries, self.header.layer);
-        let at = self.header.entries.div_ceil(2) as usize + sw * j;
+        let at = self.exceptions_at() + sw * j;
         let mut b = [0u8; 8];
         b[..sw].copy_from_slice(&self.payload()[at..at + sw]);
         u64::from_le_bytes(b)
@@ -239,7 +249,7 @@ impl Table {
     fn exception_value(&self, j: usize) -> i32 {
         let (sw, vw) = format::exception_widths(self.header.entries, self.header.layer);
         let n = self.header.exceptions as usize;
-        let at = self.header.entries.div_ceil(2) as usize + sw * n + vw * j;
+        let at = self.exceptions_at() + sw * n + vw * j;
         let p = self.payload();
         if vw == 1 {
             i32::from(p[at] as i8)
