@@ -26,6 +26,7 @@ struct PathEntry {
 /// What the enhanced transposition cutoff learnt of one child before any is searched.
 #[derive(Clone, Copy)]
 struct Known {
+    /// The child's key and table slot (unset when the oracle answers: it is never searched).
     key: u128,
     slot: Slot,
     /// Whether the oracle answers for this child (it is then settled from it, not the table).
@@ -368,12 +369,16 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // Children the oracle answers are settled here, exactly, with their loads overlapped too.
         let mut etc: FixedVec<Known> = FixedVec::new();
         for c in kids {
-            let key = c.next.key();
-            let slot = self.sh.tt.slot(key);
+            // A child the oracle answers is never probed or searched: no key, no slot.
             let oracle = self.sh.oracle.is_some_and(|o| o.prefetch(&c.next));
-            if !oracle {
+            let (key, slot) = if oracle {
+                (0, Slot::default())
+            } else {
+                let key = c.next.key();
+                let slot = self.sh.tt.slot(key);
                 self.sh.tt.prefetch(slot);
-            }
+                (key, slot)
+            };
             etc.push(Known {
                 key,
                 slot,
@@ -467,7 +472,11 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     best = best.max(k.hi);
                     continue;
                 }
-                if pass == 0 && defer && j > 0 && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
+                if pass == 0
+                    && defer
+                    && j > 0
+                    && k.lo < k.hi
+                    && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
                 {
                     deferred[n_deferred] = i as u8;
                     n_deferred += 1;
