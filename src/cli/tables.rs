@@ -271,19 +271,34 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Opens the tables of `rules` on `holes` holes in `dir`, memory-mapped, with the checksums of
-/// layers `0..=check_up_to` checked.
+/// How `open` holds the files.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Memory-mapped: only the pages a few lookups touch are read.
+    Mapped,
+    /// Read into memory on huge pages: for a search, which reads every file for its checksum
+    /// anyway and then makes millions of random lookups (on the page cache's 4 KiB pages each
+    /// one would also miss the TLB).
+    Read,
+}
+
+/// Opens the tables of `rules` on `holes` holes in `dir`, with the checksums of layers
+/// `0..=check_up_to` checked.
 fn open<R: Rules>(
     dir: &Path,
     rules: R,
     holes: u8,
     check_up_to: u32,
+    hold: Hold,
 ) -> Result<Tablebase<MancalaIndexer<R>>> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    // SAFETY: table files are written once (temp file + rename) and never modified in place; the
-    // program asks its users not to edit or truncate them while it runs (README).
-    let tb = unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?;
+    let tb = match hold {
+        Hold::Read => Tablebase::open(ix, id, dir, Check::Headers)?,
+        // SAFETY: table files are written once (temp file + rename) and never modified in
+        // place; the program asks its users not to edit or truncate them while it runs (README).
+        Hold::Mapped => unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?,
+    };
     let top = (check_up_to as usize).min(tb.tables().len() - 1);
     use rayon::prelude::*;
     tb.tables()[..=top]
@@ -297,14 +312,14 @@ pub(super) fn open_for_search<R: Rules>(
     dir: &Path,
     p: &Position<R>,
 ) -> Result<Tablebase<MancalaIndexer<R>>> {
-    open(dir, *p.rules(), p.board().holes, MAX_BOARD_SEEDS)
+    open(dir, *p.rules(), p.board().holes, MAX_BOARD_SEEDS, Hold::Read)
         .with_context(|| format!("--tables {}", dir.display()))
 }
 
 fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
     let p = a.pos.position(rules)?;
     let layer = solver::Game::layer(&p);
-    let tb = open(&a.dir.dir(), rules, p.board().holes, layer)?;
+    let tb = open(&a.dir.dir(), rules, p.board().holes, layer, Hold::Mapped)?;
     let (future, best) = tb.best_moves(&p)?;
     let moves = tb.move_values(&p)?;
     let value = p.final_value(future);
@@ -354,7 +369,7 @@ fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
 
 fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let k = a.seeds_on_board;
-    let tb = open(&a.dir.dir(), rules, holes, k)?;
+    let tb = open(&a.dir.dir(), rules, holes, k, Hold::Mapped)?;
     if k > tb.max_layer() {
         bail!(
             "the tables of {} cover 0 to {} seeds on the board, not {k}",

@@ -1,6 +1,7 @@
 //! One layer's table, in memory or memory-mapped: checked on opening, read entry by entry.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
@@ -57,13 +58,27 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// An empty buffer with room for `len` bytes, on huge pages where possible. Lookups are random
+/// accesses: on 4 KiB pages nearly each one also misses the TLB, and a prefetch that misses the
+/// TLB holds up the instructions behind it until its page walk is done. Measured on the Kalah
+/// 6-hole build (1 thread, K=17): the lookups and their prefetches were 21% of the time, and
+/// their stalls sat on the page walks.
+fn huge_buffer(len: usize) -> Vec<u8> {
+    let v = Vec::with_capacity(len);
+    solver::advise_huge_pages(v.as_ptr(), len);
+    v
+}
+
 impl Table {
     /// A table from the bytes of a file (`path` is only for messages).
     ///
     /// # Errors
     /// As [`format::parse`].
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, TableError> {
-        Self::new(path.into(), Bytes::Owned(bytes))
+        let mut owned = huge_buffer(bytes.len());
+        owned.extend_from_slice(&bytes);
+        drop(bytes);
+        Self::new(path.into(), Bytes::Owned(owned))
     }
 
     /// Reads a table file into memory.
@@ -71,7 +86,11 @@ impl Table {
     /// # Errors
     /// [`TableError::Io`], or as [`format::parse`].
     pub fn read(path: &Path) -> Result<Self, TableError> {
-        let bytes = fs::read(path).map_err(|e| TableError::io(path, e))?;
+        let mut file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+        let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        let mut bytes = huge_buffer(usize::try_from(len).unwrap_or(0));
+        file.read_to_end(&mut bytes)
+            .map_err(|e| TableError::io(path, e))?;
         Self::new(path.to_path_buf(), Bytes::Owned(bytes))
     }
 
