@@ -312,8 +312,14 @@ pub(super) fn open_for_search<R: Rules>(
     dir: &Path,
     p: &Position<R>,
 ) -> Result<Tablebase<MancalaIndexer<R>>> {
-    open(dir, *p.rules(), p.board().holes, MAX_BOARD_SEEDS, Hold::Read)
-        .with_context(|| format!("--tables {}", dir.display()))
+    open(
+        dir,
+        *p.rules(),
+        p.board().holes,
+        MAX_BOARD_SEEDS,
+        Hold::Read,
+    )
+    .with_context(|| format!("--tables {}", dir.display()))
 }
 
 fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
