@@ -125,6 +125,17 @@ impl Pits {
     /// All pits empty.
     pub const EMPTY: Pits = Pits([0; 32]);
 
+    /// The pits `counts[0..]`, the rest empty.
+    ///
+    /// # Panics
+    /// When `counts` is longer than 32.
+    #[inline]
+    pub fn from_slice(counts: &[u8]) -> Pits {
+        let mut p = Pits::EMPTY;
+        p.0[..counts.len()].copy_from_slice(counts);
+        p
+    }
+
     /// The seeds in pit `i`.
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {

@@ -252,12 +252,8 @@ impl<R: Rules> Position<R> {
     /// stores and `to_move` to move, with none of [`Position::from_setup`]'s checks: the caller
     /// guarantees a supported size and seed count (the table builder, which enumerates layers).
     pub(crate) fn from_pits_unchecked(rules: R, holes: u8, pits: &[u8], to_move: Side) -> Self {
-        let mut p = Pits::EMPTY;
-        for (i, &c) in pits.iter().enumerate() {
-            p.set(i, c);
-        }
         let mut board = Board {
-            pits: p,
+            pits: Pits::from_slice(pits),
             stores: [0, 0],
             holes,
             to_move: Some(to_move),

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use solver::Indexer;
 use tables::TableId;
 
-use crate::board::Side;
+use crate::board::{Pits, Side};
 use crate::rank;
 use crate::rules::Rules;
 use crate::Position;
@@ -151,6 +151,8 @@ impl<R: Rules> MancalaIndexer<R> {
     /// game ends, or the turn passes at once) is never met by the search with South to move.
     fn live(&self, pits: &[u8]) -> Option<Position<R>> {
         let p = Position::from_pits_unchecked(self.rules, self.holes, pits, Side::South);
-        (p.to_move() == Some(Side::South) && p.board().pit_slice() == pits).then_some(p)
+        // Compared as whole boards, not as slices: a slice comparison of run-time length is a
+        // call to `memcmp` (1% of a build).
+        (p.to_move() == Some(Side::South) && p.board().pits == Pits::from_slice(pits)).then_some(p)
     }
 }
