@@ -15,7 +15,15 @@ use crate::game::{Children, Game, MAX_MOVES};
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
 
-/// One level of the explicit depth-first stack.
+/// Positions whose children are generated, and their lookups started, before the first of
+/// them is evaluated. A position's lookups are loads at random places (a lower layer or this
+/// layer's memo); started only just before they are read, they wait for memory one position at a
+/// time. Started this many positions ahead, they are mostly in cache by then. Measured on Kalah
+/// with 6 holes (1 thread, K=17, 3 interleaved pairs): 13.2/14.5/12.7 s without, 12.0/11.5/11.3 s
+/// with 8 ahead; 4 and 16 measured the same as 8.
+const AHEAD: usize = 8;
+
+/// One position being computed: a pending root or a level of the depth-first stack.
 struct Frame<G: Game> {
     /// The slot being computed.
     slot: u64,
@@ -29,25 +37,37 @@ struct Frame<G: Game> {
     slots: [u64; MAX_MOVES],
 }
 
-/// A depth-first stack whose frames are reused: no allocation once it has reached the layer's
-/// deepest internal path.
+/// The frames of one worker, reused from position to position (no allocation once it has
+/// reached the layer's deepest internal path):
+///
+/// ```text
+/// frames:  [0 .. AHEAD)         [AHEAD ..)
+///          pending roots (ring)  the depth-first levels above the root being walked
+/// ```
 struct Stack<G: Game> {
     frames: Vec<Frame<G>>,
-    depth: usize,
 }
 
 impl<G: Game> Stack<G> {
     fn new() -> Self {
-        Self {
-            frames: Vec::new(),
-            depth: 0,
+        Self { frames: Vec::new() }
+    }
+
+    /// The frame of `level` of a walk from the root in frame `root`: the root at level 0.
+    #[inline]
+    fn at(root: usize, level: usize) -> usize {
+        if level == 0 {
+            root
+        } else {
+            AHEAD + level - 1
         }
     }
 
-    /// Opens a frame for `pos` in `slot`, generates its children, and starts loading what each
-    /// of them will be looked up in: its lower-layer table entry, or its memo entry.
-    fn push<I: Indexer<G = G>>(
+    /// Fills frame `i` with `pos` in `slot`: generates its children, and starts loading what
+    /// each of them will be looked up in: its lower-layer table entry, or its memo entry.
+    fn fill<I: Indexer<G = G>>(
         &mut self,
+        i: usize,
         ix: &I,
         layer: u32,
         lower: &dyn Lower,
@@ -55,16 +75,16 @@ impl<G: Game> Stack<G> {
         slot: u64,
         pos: &G,
     ) {
-        if self.depth == self.frames.len() {
+        while self.frames.len() <= i {
             self.frames.push(Frame {
-                slot,
+                slot: 0,
                 children: Children::new(),
                 cursor: 0,
                 best: i32::MIN,
                 slots: [0; MAX_MOVES],
             });
         }
-        let f = &mut self.frames[self.depth];
+        let f = &mut self.frames[i];
         f.slot = slot;
         f.cursor = 0;
         f.best = i32::MIN;
@@ -83,7 +103,6 @@ impl<G: Game> Stack<G> {
                 crate::prefetch(&memo[s as usize]);
             }
         }
-        self.depth += 1;
     }
 }
 
@@ -103,6 +122,9 @@ pub(super) fn solve<I: Indexer>(
         .for_each_init(Stack::new, |stack, c| {
             let start = c * CHUNK;
             let end = (start + CHUNK).min(n);
+            // Roots are filled into the ring in turn; the one filled AHEAD roots ago, in the
+            // frame about to be reused, is walked first.
+            let mut started = 0usize;
             ix.for_each_position(
                 layer,
                 start as u64..end as u64,
@@ -114,11 +136,19 @@ pub(super) fn solve<I: Indexer>(
                             slot,
                             "position({layer}, {slot}) = {pos:?} indexes elsewhere"
                         );
-                        walk(ix, layer, lower, &memo, stack, slot, &pos);
+                        let i = started % AHEAD;
+                        if started >= AHEAD {
+                            walk(ix, layer, lower, &memo, stack, i);
+                        }
+                        stack.fill(i, ix, layer, lower, &memo, slot, &pos);
+                        started += 1;
                     }
                     None => memo[slot as usize].store(0, Ordering::Relaxed),
                 },
             );
+            for k in started.saturating_sub(AHEAD)..started {
+                walk(ix, layer, lower, &memo, stack, k % AHEAD);
+            }
             if let Some(p) = progress {
                 p((end - start) as u64);
             }
@@ -126,23 +156,25 @@ pub(super) fn solve<I: Indexer>(
     into_values(memo)
 }
 
-/// Computes and memoises `F` of `root` (in `root_slot`) and of every internal descendant not yet
-/// known, depth first, with the explicit `stack`.
+/// Computes and memoises `F` of the root in frame `root` (already filled) and of every internal
+/// descendant not yet known, depth first. A root computed meanwhile (as a descendant of an
+/// earlier root) is left as it is: its value is the same.
 fn walk<I: Indexer>(
     ix: &I,
     layer: u32,
     lower: &dyn Lower,
     memo: &[AtomicI16],
     stack: &mut Stack<I::G>,
-    root_slot: u64,
-    root: &I::G,
+    root: usize,
 ) {
+    if load(memo, stack.frames[root].slot) != UNKNOWN {
+        return;
+    }
     // A path of distinct slots is at most `len` long, so a deeper walk must be going round a cycle.
     let max_depth = ix.layer_len(layer) as usize;
-    stack.depth = 0;
-    stack.push(ix, layer, lower, memo, root_slot, root);
+    let mut level = 0;
     loop {
-        let top = &mut stack.frames[stack.depth - 1];
+        let top = &mut stack.frames[Stack::<I::G>::at(root, level)];
         if top.cursor == top.children.len() {
             // Every child seen: the frame's value is final.
             let v = if top.children.is_empty() {
@@ -151,11 +183,11 @@ fn walk<I: Indexer>(
                 to_entry(top.best)
             };
             memo[top.slot as usize].store(v, Ordering::Relaxed);
-            stack.depth -= 1;
-            if stack.depth == 0 {
+            if level == 0 {
                 return;
             }
-            let parent = &mut stack.frames[stack.depth - 1];
+            level -= 1;
+            let parent = &mut stack.frames[Stack::<I::G>::at(root, level)];
             let c = &parent.children.as_slice()[parent.cursor];
             let cv = if c.turn_passed {
                 -i32::from(v)
@@ -185,11 +217,12 @@ fn walk<I: Indexer>(
                     top.cursor += 1;
                 } else {
                     assert!(
-                        stack.depth <= max_depth,
+                        level < max_depth,
                         "layer {layer} has a cycle through {:?}, but the game says CAN_CYCLE = false",
                         c.next
                     );
-                    stack.push(ix, layer, lower, memo, slot, &c.next);
+                    level += 1;
+                    stack.fill(AHEAD + level - 1, ix, layer, lower, memo, slot, &c.next);
                 }
             }
         }
