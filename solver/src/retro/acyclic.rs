@@ -65,16 +65,13 @@ impl<G: Game> Stack<G> {
 
     /// Fills frame `i` with `pos` in `slot`: generates its children, and starts loading what
     /// each of them will be looked up in: its lower-layer table entry, or its memo entry.
-    fn fill<I: Indexer<G = G>>(
-        &mut self,
-        i: usize,
-        ix: &I,
-        layer: u32,
-        lower: &dyn Lower,
-        memo: &[AtomicI16],
-        slot: u64,
-        pos: &G,
-    ) {
+    fn fill<I: Indexer<G = G>>(&mut self, i: usize, cx: &Cx<'_, I>, slot: u64, pos: &G) {
+        let Cx {
+            ix,
+            layer,
+            lower,
+            memo,
+        } = *cx;
         while self.frames.len() <= i {
             self.frames.push(Frame {
                 slot: 0,
@@ -106,6 +103,22 @@ impl<G: Game> Stack<G> {
     }
 }
 
+/// What every step of a layer's walk reads.
+struct Cx<'a, I: Indexer> {
+    ix: &'a I,
+    layer: u32,
+    lower: &'a dyn Lower,
+    memo: &'a [AtomicI16],
+}
+
+impl<I: Indexer> Clone for Cx<'_, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I: Indexer> Copy for Cx<'_, I> {}
+
 /// Computes `F` of every slot of an acyclic layer. See the module docs of `retro`.
 pub(super) fn solve<I: Indexer>(
     ix: &I,
@@ -117,6 +130,12 @@ pub(super) fn solve<I: Indexer>(
     let n = usize::try_from(len).expect("layer too large for this machine");
     let memo: Vec<AtomicI16> = crate::huge_vec(n, || AtomicI16::new(UNKNOWN));
     let chunks = n.div_ceil(CHUNK);
+    let cx = Cx {
+        ix,
+        layer,
+        lower,
+        memo: &memo,
+    };
     (0..chunks)
         .into_par_iter()
         .for_each_init(Stack::new, |stack, c| {
@@ -138,16 +157,16 @@ pub(super) fn solve<I: Indexer>(
                         );
                         let i = started % AHEAD;
                         if started >= AHEAD {
-                            walk(ix, layer, lower, &memo, stack, i);
+                            walk(&cx, stack, i);
                         }
-                        stack.fill(i, ix, layer, lower, &memo, slot, &pos);
+                        stack.fill(i, &cx, slot, &pos);
                         started += 1;
                     }
                     None => memo[slot as usize].store(0, Ordering::Relaxed),
                 },
             );
             for k in started.saturating_sub(AHEAD)..started {
-                walk(ix, layer, lower, &memo, stack, k % AHEAD);
+                walk(&cx, stack, k % AHEAD);
             }
             if let Some(p) = progress {
                 p((end - start) as u64);
@@ -159,14 +178,13 @@ pub(super) fn solve<I: Indexer>(
 /// Computes and memoises `F` of the root in frame `root` (already filled) and of every internal
 /// descendant not yet known, depth first. A root computed meanwhile (as a descendant of an
 /// earlier root) is left as it is: its value is the same.
-fn walk<I: Indexer>(
-    ix: &I,
-    layer: u32,
-    lower: &dyn Lower,
-    memo: &[AtomicI16],
-    stack: &mut Stack<I::G>,
-    root: usize,
-) {
+fn walk<I: Indexer>(cx: &Cx<'_, I>, stack: &mut Stack<I::G>, root: usize) {
+    let Cx {
+        ix,
+        layer,
+        lower,
+        memo,
+    } = *cx;
     if load(memo, stack.frames[root].slot) != UNKNOWN {
         return;
     }
@@ -222,7 +240,7 @@ fn walk<I: Indexer>(
                         c.next
                     );
                     level += 1;
-                    stack.fill(AHEAD + level - 1, ix, layer, lower, memo, slot, &c.next);
+                    stack.fill(AHEAD + level - 1, cx, slot, &c.next);
                 }
             }
         }
