@@ -9,11 +9,14 @@ use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{classify, into_values, load, to_entry, Edge, Indexer, Lower, CHUNK};
+use super::{into_values, load, to_entry, Indexer, Lower, CHUNK};
 use crate::game::{Children, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
+
+/// The layer noted for a child whose game is over (worth its gain, nothing to look up).
+const OVER: u32 = u32::MAX;
 
 /// Positions whose children are generated, and their lookups started, before the first of
 /// them is evaluated. A position's lookups are loads at random places (a lower layer or this
@@ -35,6 +38,9 @@ struct Frame<G: Game> {
     best: i32,
     /// The slot of each live child in its own layer.
     slots: [u64; MAX_MOVES],
+    /// The layer of each child, or [`OVER`]: noted when the children are generated, so that
+    /// evaluating them neither counts seeds again nor copies a child.
+    layers: [u32; MAX_MOVES],
 }
 
 /// The frames of one worker, reused from position to position (no allocation once it has
@@ -79,6 +85,7 @@ impl<G: Game> Stack<G> {
                 cursor: 0,
                 best: i32::MIN,
                 slots: [0; MAX_MOVES],
+                layers: [OVER; MAX_MOVES],
             });
         }
         let f = &mut self.frames[i];
@@ -89,11 +96,17 @@ impl<G: Game> Stack<G> {
         pos.children(&mut f.children);
         for (i, c) in f.children.as_slice().iter().enumerate() {
             if c.next.is_over() {
+                f.layers[i] = OVER;
                 continue;
             }
             let s = ix.index(&c.next);
             f.slots[i] = s;
             let l = c.next.layer();
+            debug_assert!(
+                l <= layer,
+                "a move raised the layer from {layer} to {l}: {c:?}"
+            );
+            f.layers[i] = l;
             if l < layer {
                 lower.prefetch(l, s);
             } else {
@@ -216,32 +229,39 @@ fn walk<I: Indexer>(cx: &Cx<'_, I>, stack: &mut Stack<I::G>, root: usize) {
             parent.cursor += 1;
             continue;
         }
-        let c = top.children.as_slice()[top.cursor];
-        let slot = top.slots[top.cursor];
-        match classify(&c, layer, lower, || slot) {
-            Edge::Exit(v) => {
-                top.best = top.best.max(v);
+        let i = top.cursor;
+        let (gain, passed) = {
+            let c = &top.children.as_slice()[i];
+            (c.gain, c.turn_passed)
+        };
+        let slot = top.slots[i];
+        let l = top.layers[i];
+        // The child's F, seen from the mover: negated when the turn passed.
+        let signed = |f: i32| if passed { -f } else { f };
+        if l == OVER {
+            // A finished game is worth nothing more.
+            top.best = top.best.max(gain);
+            top.cursor += 1;
+        } else if l < layer {
+            top.best = top.best.max(gain + signed(lower.value(l, slot)));
+            top.cursor += 1;
+        } else {
+            debug_assert_eq!(
+                gain, 0,
+                "a move that wins something stayed in layer {layer}"
+            );
+            let known = load(memo, slot);
+            if known != UNKNOWN {
+                top.best = top.best.max(signed(i32::from(known)));
                 top.cursor += 1;
-            }
-            Edge::Internal => {
-                let known = load(memo, slot);
-                if known != UNKNOWN {
-                    let cv = if c.turn_passed {
-                        -i32::from(known)
-                    } else {
-                        i32::from(known)
-                    };
-                    top.best = top.best.max(cv);
-                    top.cursor += 1;
-                } else {
-                    assert!(
-                        level < max_depth,
-                        "layer {layer} has a cycle through {:?}, but the game says CAN_CYCLE = false",
-                        c.next
-                    );
-                    level += 1;
-                    stack.fill(AHEAD + level - 1, cx, slot, &c.next);
-                }
+            } else {
+                let next = top.children.as_slice()[i].next;
+                assert!(
+                    level < max_depth,
+                    "layer {layer} has a cycle through {next:?}, but the game says CAN_CYCLE = false"
+                );
+                level += 1;
+                stack.fill(AHEAD + level - 1, cx, slot, &next);
             }
         }
     }
