@@ -2,8 +2,9 @@
 //!
 //! The work is dominated by memory latency: every child is a lookup at a random place, either in
 //! a lower layer's table or in this layer's memo. So when a position's children are generated,
-//! the lookups of all of them are started at once (prefetches), and only then is the first
-//! value read: the loads wait for memory together instead of one after another.
+//! the lookups of all of them are started at once (prefetches), and the slots of a chunk are
+//! generated [`AHEAD`] positions before they are evaluated: by the time a value is read, its load
+//! has had the work of several positions to arrive in.
 
 use std::sync::atomic::{AtomicI16, Ordering};
 
