@@ -20,7 +20,7 @@ pub mod tt;
 pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
 pub use retro::{solve_layer, Indexer, Lower};
 pub use search::{
-    analyze, solve, Oracle, Progress, SearchConfig, SearchError, SearchResult, Solver,
+    analyze, solve, Oracle, OracleSlot, Progress, SearchConfig, SearchError, SearchResult, Solver,
 };
 pub use tt::{TranspositionTable, TtError};
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use solver::search::Oracle;
-use solver::{Children, Game, Indexer};
+use solver::{Children, Game, Indexer, OracleSlot};
 
 use crate::error::TableError;
 use crate::format::TableId;
@@ -188,21 +188,47 @@ impl<I: Indexer> Tablebase<I> {
     }
 }
 
+/// The part of an [`OracleSlot`] that stands for a finished game (worth 0; no layer is read).
+const FINISHED: u32 = u32::MAX;
+
+impl<I: Indexer> Tablebase<I> {
+    /// The value at a slot from [`Oracle::prefetch`].
+    #[inline]
+    fn value_at(&self, at: OracleSlot) -> i32 {
+        if at.part == FINISHED {
+            0
+        } else {
+            self.tables[at.part as usize].get(at.index)
+        }
+    }
+}
+
 impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     #[inline]
     fn probe(&self, pos: &I::G) -> Option<i32> {
         self.probe_value(pos)
     }
 
-    /// Every position of a held layer is answered (finished games too, without a lookup).
+    /// Every position of a held layer is answered (finished games too, without a lookup: their
+    /// slot's part is [`FINISHED`]).
     #[inline]
-    fn prefetch(&self, pos: &I::G) -> bool {
-        let Some(t) = self.tables.get(pos.layer() as usize) else {
-            return false;
-        };
-        if !pos.is_over() {
-            t.prefetch(self.ix.index(pos));
+    fn prefetch(&self, pos: &I::G) -> Option<OracleSlot> {
+        let layer = pos.layer();
+        let t = self.tables.get(layer as usize)?;
+        if pos.is_over() {
+            return Some(OracleSlot {
+                part: FINISHED,
+                index: 0,
+            });
         }
-        true
+        let index = self.ix.index(pos);
+        t.prefetch(index);
+        Some(OracleSlot { part: layer, index })
+    }
+
+    #[inline]
+    fn probe_at(&self, pos: &I::G, at: OracleSlot) -> i32 {
+        debug_assert_eq!(self.probe_value(pos), Some(self.value_at(at)));
+        self.value_at(at)
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
-use super::{Shared, Stats};
+use super::{OracleSlot, Shared, Stats};
 use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
 use crate::tt::{Entry, Slot};
 
@@ -33,8 +33,9 @@ struct Known {
     /// The child's key and table slot (unset when the oracle answers: it is never searched).
     key: u128,
     slot: Slot,
-    /// Whether the oracle answers for this child (it is then settled from it, not the table).
-    oracle: bool,
+    /// Where the oracle keeps this child's value, when it answers for it (the child is then
+    /// settled from it, not from the table).
+    oracle: Option<OracleSlot>,
     /// Bounds on the child's value for the mover (gain and turn applied).
     lo: i32,
     hi: i32,
@@ -374,8 +375,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         let mut etc: FixedVec<Known> = FixedVec::new();
         for c in kids {
             // A child the oracle answers is never probed or searched: no key, no slot.
-            let oracle = self.sh.oracle.is_some_and(|o| o.prefetch(&c.next));
-            let (key, slot) = if oracle {
+            let oracle = self.sh.oracle.and_then(|o| o.prefetch(&c.next));
+            let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {
                 let key = c.next.key();
@@ -398,8 +399,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             let (mut flo, mut fhi) = (-s, s);
             if let Some(v) = k
                 .oracle
-                .then(|| self.sh.oracle.and_then(|o| o.probe(&c.next)))
-                .flatten()
+                .and_then(|at| self.sh.oracle.map(|o| o.probe_at(&c.next, at)))
             {
                 (flo, fhi) = (v, v);
             } else if let Some(e) = self.probe(k.slot) {
