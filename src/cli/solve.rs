@@ -20,7 +20,8 @@ pub struct SearchArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Transposition table size in MiB (default 1024; smaller boards use only what they can fill).
+    /// Transposition table size in MiB (default 1024, or 256 with --tables; smaller boards use
+    /// only what they can fill).
     #[arg(long)]
     hash_mb: Option<u64>,
     /// Show a progress line on stderr even when it is not a terminal.
@@ -33,6 +34,12 @@ pub struct SearchArgs {
 
 /// The default transposition table size.
 const DEFAULT_HASH_MB: u64 = 1024;
+
+/// The default with endgame tables: they answer the deep part of the tree, and a smaller table
+/// is faster to fault in and stays more in cache. Measured on Kalah(6,4), 2 threads: standard with
+/// K=20 tables 9.2/10.1 s at 1024 MiB, 7.4/7.7 s at 256; empty-capture with K=16 tables 12.1 s at
+/// 1024 MiB, 6.9-7.6 s at 256, 6.5-7.1 s at 128.
+const DEFAULT_HASH_MB_WITH_TABLES: u64 = 256;
 
 /// MemAvailable from /proc/meminfo, in bytes, when the system says.
 fn available_memory() -> Option<u64> {
@@ -52,7 +59,11 @@ impl SearchArgs {
             Some(t) => t,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let asked_mb = self.hash_mb.unwrap_or(DEFAULT_HASH_MB);
+        let asked_mb = self.hash_mb.unwrap_or(if self.tables.is_some() {
+            DEFAULT_HASH_MB_WITH_TABLES
+        } else {
+            DEFAULT_HASH_MB
+        });
         if asked_mb == 0 {
             bail!("--hash-mb must be at least 1");
         }
