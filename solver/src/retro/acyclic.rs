@@ -73,12 +73,7 @@ impl<G: Game> Stack<G> {
     /// Fills frame `i` with `pos` in `slot`: generates its children, and starts loading what
     /// each of them will be looked up in: its lower-layer table entry, or its memo entry.
     fn fill<I: Indexer<G = G>>(&mut self, i: usize, cx: &Cx<'_, I>, slot: u64, pos: &G) {
-        let Cx {
-            ix,
-            layer,
-            lower,
-            memo,
-        } = *cx;
+        let layer = cx.layer;
         while self.frames.len() <= i {
             self.frames.push(Frame {
                 slot: 0,
@@ -100,7 +95,7 @@ impl<G: Game> Stack<G> {
                 f.layers[i] = OVER;
                 continue;
             }
-            let s = ix.index(&c.next);
+            let s = cx.ix.index(&c.next);
             f.slots[i] = s;
             let l = c.next.layer();
             debug_assert!(
@@ -109,9 +104,9 @@ impl<G: Game> Stack<G> {
             );
             f.layers[i] = l;
             if l < layer {
-                lower.prefetch(l, s);
+                cx.lower.prefetch(l, s);
             } else {
-                crate::prefetch(&memo[s as usize]);
+                crate::prefetch(&cx.memo[s as usize]);
             }
         }
     }
