@@ -156,7 +156,7 @@ pub fn build<I: Indexer>(
         if layer < max_layer {
             plain.push(pool.install(|| plain_of_values(&values)));
         }
-        let bytes = encode_file(id, layer, &values);
+        let bytes = pool.install(|| encode_file(id, layer, &values));
         drop(values);
         write_atomic(&path, &bytes)?;
         let t = Table::from_bytes(path, bytes)?;
