@@ -214,11 +214,12 @@ fn plain_of_values(values: &[i16]) -> Option<Vec<i8>> {
 fn plain_of_table(t: &Table) -> Option<Vec<i8>> {
     use rayon::prelude::*;
     let n = usize::try_from(t.header().entries).ok()?;
-    let values: Vec<i16> = (0..n)
-        .into_par_iter()
-        .map(|i| i16::try_from(t.get(i as u64)).unwrap_or(i16::MAX))
-        .collect();
-    plain_of_values(&values)
+    let mut out = solver::huge_vec(n, || 0i8);
+    let fits = out
+        .par_iter_mut()
+        .enumerate()
+        .all(|(i, o)| i8::try_from(t.get(i as u64)).map(|v| *o = v).is_ok());
+    fits.then_some(out)
 }
 
 /// Gives the slots that hold no position (their value is unspecified; `solve_layer` leaves 0)
