@@ -136,6 +136,20 @@ impl Pits {
         p
     }
 
+    /// Pits 0..16 as one word, pit `i` in byte lane `i` (little-endian).
+    #[inline(always)]
+    pub fn low_word(&self) -> u128 {
+        u128::from_le_bytes(self.0[..16].try_into().expect("16 bytes"))
+    }
+
+    /// The pits of `word` (pit `i` in byte lane `i`), pits 16..32 empty.
+    #[inline(always)]
+    pub fn from_low_word(word: u128) -> Pits {
+        let mut p = Pits::EMPTY;
+        p.0[..16].copy_from_slice(&word.to_le_bytes());
+        p
+    }
+
     /// The seeds in pit `i`.
     #[inline(always)]
     pub fn get(&self, i: usize) -> u8 {

@@ -262,6 +262,37 @@ impl<R: Rules> Position<R> {
         Position { board, rules }
     }
 
+    /// The position with `pits`, empty stores and South to move, taken as normalised as it is:
+    /// the caller guarantees that South has a move and the game is not over (the table builder's
+    /// Kalah generator, which checks exactly that on the whole board at once).
+    #[inline(always)]
+    pub(crate) fn south_to_move_unchecked(rules: R, holes: u8, pits: Pits) -> Self {
+        Position {
+            board: Board {
+                pits,
+                stores: [0, 0],
+                holes,
+                to_move: Some(Side::South),
+            },
+            rules,
+        }
+    }
+
+    /// The finished game with an empty board and empty stores (what a table child that ends
+    /// the game stands for: nothing is left to win).
+    #[inline(always)]
+    pub(crate) fn over_unchecked(rules: R, holes: u8) -> Self {
+        Position {
+            board: Board {
+                pits: Pits::EMPTY,
+                stores: [0, 0],
+                holes,
+                to_move: None,
+            },
+            rules,
+        }
+    }
+
     /// The board.
     #[inline(always)]
     pub fn board(&self) -> &Board {

@@ -177,6 +177,55 @@ pub fn rank64_in_layer(front: &[u8], back: &[u8]) -> u64 {
     }
 }
 
+/// [`BINOM64`] transposed, `BINOM64_BY_K[k][n] = C(n, k) mod 2^64`: with `k` fixed by the
+/// caller, a lookup is one load at `base_k + 8n`, no multiply by a row length.
+static BINOM64_BY_K: [[u64; BINOM_N]; BINOM_K] = transposed(&BINOM64);
+
+const fn transposed(t: &[[u64; BINOM_K]; BINOM_N]) -> [[u64; BINOM_N]; BINOM_K] {
+    let mut out = [[0u64; BINOM_N]; BINOM_K];
+    let mut n = 0;
+    while n < BINOM_N {
+        let mut k = 0;
+        while k < BINOM_K {
+            out[k][n] = t[n][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    out
+}
+
+/// [`rank64_in_layer`] of the first `M` byte lanes of `word` (pit `j` in lane `j`, the lanes
+/// from `M` up empty), for layouts of at most `257 - M` seeds: the bar positions of all pits are
+/// computed at once, then summed as in [`key64`]. `M` is a constant so that the sum unrolls into
+/// a shift, a byte move and an add per pit.
+///
+/// ```text
+/// word:            c15 ... c2  c1  c0          one pit per byte lane
+/// word * 0x01…01:  …   c0+c1+c2  c0+c1  c0     lane j: c_0 + ... + c_j (below 256: no carry)
+/// + RAMP:          …   +2        +1     +0     lane j: b_j, the position of bar j (below 256)
+/// ```
+///
+/// A carry out of an unused lane (past `M - 2`) only moves up, into lanes that are not read.
+#[inline(always)]
+pub fn rank64_of_word<const M: usize>(word: u128) -> u64 {
+    const ONES: u128 = u128::MAX / 0xff;
+    const RAMP: u128 = u128::from_le_bytes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    const { assert!(M >= 1 && M <= 16) };
+    let bars = word.wrapping_mul(ONES).wrapping_add(RAMP);
+    let (lo, hi) = (bars as u64, (bars >> 64) as u64);
+    let mut sum = 0u64;
+    for j in 0..M - 1 {
+        let b = if j < 8 {
+            lo >> (8 * j)
+        } else {
+            hi >> (8 * (j - 8))
+        } as u8;
+        sum = sum.wrapping_add(BINOM64_BY_K[j + 1][b as usize]);
+    }
+    sum
+}
+
 /// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
 /// when `c` has the layer's largest rank (and is left unchanged).
 ///

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use mancala::{board::Move, rules::Kalah, tables::MancalaIndexer, Position};
-//! use solver::Indexer;
+//! use solver::{Child, Children, Indexer, MAX_MOVES, OVER};
 //! let ix = MancalaIndexer::new(Kalah::default(), 6);
 //! let p = Position::start(Kalah::default(), 6, 4).unwrap().try_play(Move(1)).unwrap(); // North to move
 //! let slot = ix.index(&p);
@@ -21,12 +21,12 @@
 
 use std::path::PathBuf;
 
-use solver::Indexer;
+use solver::{Child, Children, Indexer, MAX_MOVES, OVER};
 use tables::TableId;
 
-use crate::board::{Pits, Side};
+use crate::board::{Move, Pit, Pits, Side};
 use crate::rank;
-use crate::rules::Rules;
+use crate::rules::{KalahWord, Rules, WordMove};
 use crate::Position;
 
 /// The environment variable naming the default table directory.
@@ -67,12 +67,15 @@ pub fn table_id<R: Rules>(rules: &R, holes: u8) -> TableId {
 pub struct MancalaIndexer<R: Rules> {
     rules: R,
     holes: u8,
+    /// Kalah's one-word move generator, when the rules are Kalah's and the board fits a word.
+    word: Option<KalahWord>,
 }
 
 impl<R: Rules> MancalaIndexer<R> {
     /// The index of `rules` on `holes` holes per row.
     pub fn new(rules: R, holes: u8) -> Self {
-        Self { rules, holes }
+        let word = rules.as_kalah().and_then(|k| KalahWord::new(k, holes));
+        Self { rules, holes, word }
     }
 
     /// Pits on the board, `2n`.
@@ -143,6 +146,94 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
             rank::next_layout(&mut pits[..m]);
         }
     }
+
+    /// For Kalah on up to 7 holes, the children come from [`KalahWord`], which sows the whole
+    /// board in a few word operations and ranks each child from the same word
+    /// ([`rank::rank64_of_word`]); every child in the layer is handed back as the board seen
+    /// from its mover, South to move (the position its slot stands for). Other games, and
+    /// boards the word cannot hold, take the general path.
+    #[inline]
+    fn children_placed(
+        &self,
+        pos: &Position<R>,
+        out: &mut Children<Position<R>>,
+        layers: &mut [u32; MAX_MOVES],
+        slots: &mut [u64; MAX_MOVES],
+    ) {
+        let b = pos.board();
+        // The rank of a word needs at most `257 - 2n` seeds.
+        if let Some(word) = &self.word {
+            if b.to_move == Some(Side::South) && b.seeds_on_board() as usize + self.pits() <= 257 {
+                let p = (pos, &mut *out, &mut *layers, &mut *slots);
+                match word.holes() {
+                    1 => return self.word_children::<1, 2>(word, p),
+                    2 => return self.word_children::<2, 4>(word, p),
+                    3 => return self.word_children::<3, 6>(word, p),
+                    4 => return self.word_children::<4, 8>(word, p),
+                    5 => return self.word_children::<5, 10>(word, p),
+                    6 => return self.word_children::<6, 12>(word, p),
+                    7 => return self.word_children::<7, 14>(word, p),
+                    _ => {}
+                }
+            }
+        }
+        solver::retro::place_children(self, pos, out, layers, slots);
+    }
+}
+
+/// What [`Indexer::children_placed`] fills, passed on as one.
+type Placed<'a, R> = (
+    &'a Position<R>,
+    &'a mut Children<Position<R>>,
+    &'a mut [u32; MAX_MOVES],
+    &'a mut [u64; MAX_MOVES],
+);
+
+impl<R: Rules> MancalaIndexer<R> {
+    /// [`Indexer::children_placed`] by [`KalahWord`] on `N` holes (`M = 2N` pits).
+    #[inline(always)]
+    fn word_children<const N: usize, const M: usize>(
+        &self,
+        word: &KalahWord,
+        (pos, out, layers, slots): Placed<'_, R>,
+    ) {
+        let b = pos.board();
+        let seeds = b.seeds_on_board();
+        let holes = N as u8;
+        word.for_each_move::<N>(b.pits.low_word(), |pit, mv| {
+            let i = out.len();
+            let mv_no = Move::from_pit(Pit(pit as u8), Side::South, holes);
+            match mv {
+                WordMove::Over { gain } => {
+                    layers[i] = OVER;
+                    out.push(Child {
+                        mv: mv_no,
+                        next: Position::over_unchecked(self.rules, holes),
+                        gain,
+                        turn_passed: true,
+                    });
+                }
+                WordMove::Next {
+                    pits,
+                    banked,
+                    passed,
+                } => {
+                    layers[i] = seeds - banked;
+                    slots[i] = rank::rank64_of_word::<M>(pits);
+                    out.push(Child {
+                        mv: mv_no,
+                        next: Position::south_to_move_unchecked(
+                            self.rules,
+                            holes,
+                            Pits::from_low_word(pits),
+                        ),
+                        gain: banked as i32,
+                        turn_passed: passed,
+                    });
+                }
+            }
+        });
+    }
 }
 
 impl<R: Rules> MancalaIndexer<R> {
@@ -150,9 +241,144 @@ impl<R: Rules> MancalaIndexer<R> {
     /// when normalisation leaves it as it is: a board where normalisation changes anything (the
     /// game ends, or the turn passes at once) is never met by the search with South to move.
     fn live(&self, pits: &[u8]) -> Option<Position<R>> {
+        if let Some(word) = &self.word {
+            let p = Pits::from_slice(pits);
+            let w = p.low_word();
+            let live = match word.holes() {
+                1 => word.live::<1>(w),
+                2 => word.live::<2>(w),
+                3 => word.live::<3>(w),
+                4 => word.live::<4>(w),
+                5 => word.live::<5>(w),
+                6 => word.live::<6>(w),
+                _ => word.live::<7>(w),
+            };
+            return live.then(|| Position::south_to_move_unchecked(self.rules, self.holes, p));
+        }
+        self.general_live(pits)
+    }
+
+    /// [`MancalaIndexer::live`] by the general position code: normalise, and see whether
+    /// anything changed.
+    fn general_live(&self, pits: &[u8]) -> Option<Position<R>> {
         let p = Position::from_pits_unchecked(self.rules, self.holes, pits, Side::South);
         // Compared as whole boards, not as slices: a slice comparison of run-time length is a
         // call to `memcmp` (1% of a build).
         (p.to_move() == Some(Side::South) && p.board().pits == Pits::from_slice(pits)).then_some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Kalah;
+    use solver::retro::place_children;
+    use solver::Game;
+
+    /// The children of `pos` by the index's own generator and by the general rules agree: the
+    /// same moves, gains, turn flags and places, and each fast child stands for its slot.
+    fn check_children<R: Rules>(ix: &MancalaIndexer<R>, pos: &Position<R>) {
+        let (mut fast, mut general) = (Children::new(), Children::new());
+        let (mut fl, mut gl) = ([0u32; MAX_MOVES], [0u32; MAX_MOVES]);
+        let (mut fs, mut gs) = ([0u64; MAX_MOVES], [0u64; MAX_MOVES]);
+        ix.children_placed(pos, &mut fast, &mut fl, &mut fs);
+        place_children(ix, pos, &mut general, &mut gl, &mut gs);
+        assert_eq!(fast.len(), general.len(), "{pos}");
+        for (i, (f, g)) in fast.as_slice().iter().zip(general.as_slice()).enumerate() {
+            let what = format!("{pos}, move {}", g.mv);
+            assert_eq!(f.mv, g.mv, "{what}");
+            assert_eq!(f.gain, g.gain, "{what}");
+            assert_eq!(f.turn_passed, g.turn_passed, "{what}");
+            assert_eq!(fl[i], gl[i], "{what}");
+            if gl[i] != OVER {
+                assert_eq!(fs[i], gs[i], "{what}");
+                assert_eq!(f.next.layer(), gl[i], "{what}");
+                assert_eq!(ix.index(&f.next), gs[i], "{what}");
+                assert_eq!(f.next.to_move(), Some(Side::South), "{what}");
+            }
+        }
+    }
+
+    const KALAHS: [Kalah; 4] = [
+        Kalah {
+            empty_capture: false,
+            end_when_mover_empty: false,
+        },
+        Kalah {
+            empty_capture: true,
+            end_when_mover_empty: false,
+        },
+        Kalah {
+            empty_capture: false,
+            end_when_mover_empty: true,
+        },
+        Kalah {
+            empty_capture: true,
+            end_when_mover_empty: true,
+        },
+    ];
+
+    /// Kalah's one-word generator against the general rules, under all four option sets, on
+    /// every layout of the small layers of every board it handles (laps of a whole circuit
+    /// included on the boards of up to 3 holes): the same live boards, the same children.
+    #[test]
+    fn kalah_word_agrees_with_the_rules_on_small_layers() {
+        for holes in 1..=7u8 {
+            let top = match holes {
+                1..=3 => 14,
+                4 => 9,
+                5 => 7,
+                6 => 6,
+                _ => 5,
+            };
+            let m = 2 * holes as usize;
+            for rules in KALAHS {
+                let ix = MancalaIndexer::new(rules, holes);
+                assert!(ix.word.is_some());
+                for k in 0..=top {
+                    let mut pits = [0u8; 32];
+                    for slot in 0..ix.layer_len(k) {
+                        rank::unrank_in_layer(k, m, slot as u128, &mut pits[..m]);
+                        let live = ix.live(&pits[..m]);
+                        assert_eq!(live, ix.general_live(&pits[..m]), "{:?}", &pits[..m]);
+                        if let Some(pos) = live {
+                            check_children(&ix, &pos);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same on random boards of 6 and 7 holes with up to 200 seeds, as far as slots fit in
+    /// 64 bits (long laps, big pits).
+    #[test]
+    fn kalah_word_agrees_with_the_rules_on_random_boards() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        for holes in [6u8, 7] {
+            let m = 2 * holes as usize;
+            for rules in KALAHS {
+                let ix = MancalaIndexer::new(rules, holes);
+                // Slots are u64: the layers whose length fits.
+                let most = rank::KEY64_MAX_SEEDS[m].min(200);
+                for _ in 0..20_000 {
+                    let k = next(most as u64 + 1) as u32;
+                    let slot = next(u64::MAX) % ix.layer_len(k);
+                    let mut pits = [0u8; 32];
+                    rank::unrank_in_layer(k, m, slot as u128, &mut pits[..m]);
+                    let live = ix.live(&pits[..m]);
+                    assert_eq!(live, ix.general_live(&pits[..m]), "{:?}", &pits[..m]);
+                    if let Some(pos) = live {
+                        check_children(&ix, &pos);
+                    }
+                }
+            }
+        }
     }
 }

@@ -63,6 +63,10 @@ impl Rules for Kalah {
         }
     }
 
+    fn as_kalah(&self) -> Option<Kalah> {
+        Some(*self)
+    }
+
     fn option_names(&self) -> Vec<&'static str> {
         let mut v = Vec::new();
         if self.empty_capture {
@@ -72,5 +76,195 @@ impl Rules for Kalah {
             v.push("end-when-mover-empty");
         }
         v
+    }
+}
+
+/// Kalah's moves on a board held in one 128-bit word: the rules above once more, for the table
+/// builder, which generates the children of every position of every layer and needs nothing but
+/// the pits of each child, what the move banked and whether the turn passed. Tests check that
+/// both forms give the same children on every position of small layers.
+///
+/// The board is seen from the mover, one byte lane per sowing step:
+///
+/// ```text
+/// lane:   0  1 ... n-1 |   n   | n+1 ... 2n | 2n+1 ... 15
+///         mover's row   | store | opponent's | always 0
+///         (pit 0 first) | (0)   | row        |
+/// ```
+///
+/// So a sowing of `s` seeds from lane `j` is `s / (2n+1)` seeds in every lane of the circuit plus
+/// one in each of the `s % (2n+1)` lanes after `j`, cyclically: one add of a multiple of
+/// [`KalahWord::circuit`] and one of a precomputed mask, with no loop over seeds. The store lane
+/// then holds what the sowing banked. At most 7 holes (15 lanes) and 255 seeds (no lane
+/// overflows; the board never holds more, see [`crate::board::MAX_BOARD_SEEDS`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KalahWord {
+    rules: Kalah,
+    /// Holes per row.
+    holes: u8,
+}
+
+/// One move of [`KalahWord::for_each_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WordMove {
+    /// The game is over after the move; `gain` is the mover's net winnings, final sweep included.
+    Over {
+        /// The mover's seeds banked minus the opponent's.
+        gain: i32,
+    },
+    /// The game goes on.
+    Next {
+        /// The board seen from the next mover: `2n` lanes, no store lane.
+        pits: u128,
+        /// Seeds the move put in the mover's store (the net gain: the opponent banks nothing).
+        banked: u32,
+        /// Whether the turn passed (the board is then the opponent's view).
+        passed: bool,
+    },
+}
+
+/// `MASKS[c][j][r]`: 1 in each of the `r` lanes after lane `j` in a circuit of `c` lanes.
+static MASKS: [[[u128; 16]; 16]; 16] = sow_masks();
+
+const fn sow_masks() -> [[[u128; 16]; 16]; 16] {
+    let mut t = [[[0u128; 16]; 16]; 16];
+    let mut c = 1;
+    while c < 16 {
+        let mut j = 0;
+        while j < c {
+            let mut r = 0;
+            while r < c {
+                let mut m = 0u128;
+                let mut k = 1;
+                while k <= r {
+                    m |= 1u128 << (8 * ((j + k) % c));
+                    k += 1;
+                }
+                t[c][j][r] = m;
+                r += 1;
+            }
+            j += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// 1 in each of the first `lanes` lanes.
+const fn ones(lanes: usize) -> u128 {
+    (u128::MAX / 0xff) >> (8 * (16 - lanes))
+}
+
+/// 0xff in lane `i`.
+#[inline(always)]
+fn lane_mask(i: usize) -> u128 {
+    0xffu128 << (8 * i)
+}
+
+/// The byte in lane `i`.
+#[inline(always)]
+fn lane(word: u128, i: usize) -> u32 {
+    (word >> (8 * i)) as u8 as u32
+}
+
+/// The sum of all lanes (at most 255).
+#[inline(always)]
+fn lane_sum(word: u128) -> u32 {
+    (word.wrapping_mul(ones(16)) >> 120) as u32
+}
+
+impl KalahWord {
+    /// The generator for `rules` on `holes` holes, or `None` when the board is too wide for one
+    /// word (8 holes: 17 lanes).
+    pub(crate) fn new(rules: Kalah, holes: u8) -> Option<Self> {
+        (1..=7)
+            .contains(&holes)
+            .then_some(KalahWord { rules, holes })
+    }
+
+    /// Holes per row: the `N` every call must name.
+    pub(crate) fn holes(&self) -> u8 {
+        self.holes
+    }
+
+    /// Whether the board `pits` (`2N` lanes, mover's row first) is a position the mover plays
+    /// on, unchanged by the end-of-game rule (§3.4): the game is on, so the tables hold it.
+    #[inline(always)]
+    pub(crate) fn live<const N: usize>(&self, pits: u128) -> bool {
+        debug_assert_eq!(N, self.holes as usize);
+        let mover = pits & (ones(N) * 0xff) != 0;
+        if self.rules.end_when_mover_empty {
+            mover
+        } else {
+            mover && pits >> (8 * N) != 0
+        }
+    }
+
+    /// Calls `f(pit, result)` for each legal move of the mover of `pits` (`2N` lanes, mover's row
+    /// first; a live board), in increasing pit order. `N` is the number of holes, a constant so
+    /// that every shift and mask below is one.
+    #[inline(always)]
+    pub(crate) fn for_each_move<const N: usize>(
+        &self,
+        pits: u128,
+        mut f: impl FnMut(usize, WordMove),
+    ) {
+        debug_assert_eq!(N, self.holes as usize);
+        let c = 2 * N + 1;
+        let row = ones(N) * 0xff;
+        let opp_row = row << (8 * (N + 1));
+        // Open the store lane between the rows.
+        let board = (pits & row) | ((pits & !row) << 8);
+        let masks = &MASKS[c];
+        for (j, after_j) in masks[..N].iter().enumerate() {
+            let s = lane(board, j) as usize;
+            if s == 0 {
+                continue;
+            }
+            let (laps, r) = if s < c { (0, s) } else { (s / c, s % c) };
+            let mut w = (board & !lane_mask(j)) + ones(c) * laps as u128 + after_j[r];
+            let last = if j + r >= c { j + r - c } else { j + r };
+            let mut banked = lane(w, N);
+            let extra_turn = last == N;
+            // "Was empty" is "holds 1 now", which also covers the emptied origin refilled by a
+            // lap of 2n + 1 seeds (§3.3, example K5).
+            if last < N && lane(w, last) == 1 {
+                let opposite = 2 * N - last;
+                let taken = lane(w, opposite);
+                if taken > 0 || self.rules.empty_capture {
+                    w &= !(lane_mask(last) | lane_mask(opposite));
+                    banked += 1 + taken;
+                }
+            }
+            let mine = w & row;
+            let theirs = w & opp_row;
+            let over = if self.rules.end_when_mover_empty {
+                if extra_turn {
+                    mine == 0
+                } else {
+                    theirs == 0
+                }
+            } else {
+                mine == 0 || theirs == 0
+            };
+            let result = if over {
+                WordMove::Over {
+                    gain: (banked + lane_sum(mine)) as i32 - lane_sum(theirs) as i32,
+                }
+            } else if extra_turn {
+                WordMove::Next {
+                    pits: mine | (theirs >> 8),
+                    banked,
+                    passed: false,
+                }
+            } else {
+                WordMove::Next {
+                    pits: (theirs >> (8 * (N + 1))) | (mine << (8 * N)),
+                    banked,
+                    passed: true,
+                }
+            };
+            f(j, result);
+        }
     }
 }

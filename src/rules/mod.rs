@@ -19,6 +19,7 @@ mod walak_pussa;
 pub use dakon::Dakon;
 pub use djenon_aboure::DjenonAboure;
 pub use kalah::Kalah;
+pub(crate) use kalah::{KalahWord, WordMove};
 pub use san_yao::SanYao;
 pub use walak_pussa::WalakPussa;
 
@@ -172,6 +173,12 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The options that are switched on, as command-line flag names (for display and table
     /// headers).
     fn option_names(&self) -> Vec<&'static str>;
+
+    /// These rules as [`Kalah`]'s, when they are (the table builder has a faster move generator
+    /// for Kalah, [`KalahWord`]).
+    fn as_kalah(&self) -> Option<Kalah> {
+        None
+    }
 }
 
 /// The usual candidate rule: any non-empty own pit (Kalah, Dakon, San-Yao).

@@ -10,14 +10,11 @@ use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{into_values, load, to_entry, Indexer, Lower, CHUNK};
+use super::{into_values, load, to_entry, Indexer, Lower, CHUNK, OVER};
 use crate::game::{Children, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
-
-/// The layer noted for a child whose game is over (worth its gain, nothing to look up).
-const OVER: u32 = u32::MAX;
 
 /// Positions whose children are generated, and their lookups started, before the first of
 /// them is evaluated. A position's lookups are loads at random places (a lower layer or this
@@ -89,20 +86,19 @@ impl<G: Game> Stack<G> {
         f.cursor = 0;
         f.best = i32::MIN;
         f.children.clear();
-        pos.children(&mut f.children);
-        for (i, c) in f.children.as_slice().iter().enumerate() {
-            if c.next.is_over() {
-                f.layers[i] = OVER;
+        cx.ix
+            .children_placed(pos, &mut f.children, &mut f.layers, &mut f.slots);
+        for i in 0..f.children.len() {
+            let l = f.layers[i];
+            if l == OVER {
                 continue;
             }
-            let s = cx.ix.index(&c.next);
-            f.slots[i] = s;
-            let l = c.next.layer();
+            let s = f.slots[i];
             debug_assert!(
                 l <= layer,
-                "a move raised the layer from {layer} to {l}: {c:?}"
+                "a move raised the layer from {layer} to {l}: {:?}",
+                f.children.as_slice()[i]
             );
-            f.layers[i] = l;
             if l < layer {
                 cx.lower.prefetch(l, s);
             } else {

@@ -137,7 +137,7 @@
 
 use std::sync::atomic::{AtomicI16, Ordering};
 
-use crate::game::{Child, Game};
+use crate::game::{Child, Children, Game, MAX_MOVES};
 
 mod acyclic;
 mod cyclic;
@@ -183,7 +183,54 @@ pub trait Indexer: Sync {
             }
         }
     }
+
+    /// Appends the children of `pos` (a live position) to `out`, which the caller has cleared,
+    /// and notes where each one lies: `layers[i]` and `slots[i]` are child `i`'s layer and slot,
+    /// or `layers[i] == OVER` when the game is over there (nothing to look up; the slot is
+    /// then meaningless).
+    ///
+    /// The default generates the children with [`Game::children`] and indexes each live one.
+    /// The acyclic builder calls this once per slot, so an index that can do it faster for its
+    /// game (without the general position code) should override it. An override must give the
+    /// same moves with the same gains and turn flags in the same order, the same places, and for
+    /// each child in this layer a `next` that stands for the same slot (it may be another
+    /// position of that slot, for instance the board seen from the other side): the builder
+    /// walks into it.
+    #[inline]
+    fn children_placed(
+        &self,
+        pos: &Self::G,
+        out: &mut Children<Self::G>,
+        layers: &mut [u32; MAX_MOVES],
+        slots: &mut [u64; MAX_MOVES],
+    ) {
+        place_children(self, pos, out, layers, slots);
+    }
 }
+
+/// The default [`Indexer::children_placed`], for overrides to fall back on: the children from
+/// [`Game::children`], each live one indexed by `ix`.
+#[inline]
+pub fn place_children<I: Indexer + ?Sized>(
+    ix: &I,
+    pos: &I::G,
+    out: &mut Children<I::G>,
+    layers: &mut [u32; MAX_MOVES],
+    slots: &mut [u64; MAX_MOVES],
+) {
+    pos.children(out);
+    for (i, c) in out.as_slice().iter().enumerate() {
+        if c.next.is_over() {
+            layers[i] = OVER;
+        } else {
+            layers[i] = c.next.layer();
+            slots[i] = ix.index(&c.next);
+        }
+    }
+}
+
+/// The layer [`Indexer::children_placed`] notes for a child whose game is over.
+pub const OVER: u32 = u32::MAX;
 
 /// The exact values of the layers below the one being solved (the tables built so far), by
 /// layer and slot of the [`Indexer`].
