@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use mancala::{board::Move, rules::Kalah, tables::MancalaIndexer, Position};
-//! use solver::{Child, Children, Indexer, MAX_MOVES, OVER};
+//! use solver::{Child, Children, Indexer, Schedule, MAX_MOVES, OVER};
 //! let ix = MancalaIndexer::new(Kalah::default(), 6);
 //! let p = Position::start(Kalah::default(), 6, 4).unwrap().try_play(Move(1)).unwrap(); // North to move
 //! let slot = ix.index(&p);
@@ -21,7 +21,7 @@
 
 use std::path::PathBuf;
 
-use solver::{Child, Children, Indexer, MAX_MOVES, OVER};
+use solver::{Child, Children, Indexer, Schedule, MAX_MOVES, OVER};
 use tables::TableId;
 
 use crate::board::{Move, Pit, Pits, Side};
@@ -147,6 +147,16 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
         }
     }
 
+    /// For Kalah on up to 7 holes: [`KalahStages`], by the potential of RULES.md §8.2.
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Position<R>> + '_>> {
+        let word = self.word?;
+        // The rank of a word needs at most `257 - 2n` seeds.
+        if layer as usize + self.pits() > 257 {
+            return None;
+        }
+        Some(Box::new(KalahStages::new(self, word, layer)))
+    }
+
     /// For Kalah on up to 7 holes, the children come from [`KalahWord`], which sows the whole
     /// board in a few word operations and ranks each child from the same word
     /// ([`rank::rank64_of_word`]); every child in the layer is handed back as the board seen
@@ -265,6 +275,186 @@ impl<R: Rules> MancalaIndexer<R> {
         // Compared as whole boards, not as slices: a slice comparison of run-time length is a
         // call to `memcmp` (1% of a build).
         (p.to_move() == Some(Side::South) && p.board().pits == Pits::from_slice(pits)).then_some(p)
+    }
+}
+
+/// The stages of a Kalah layer: positions by decreasing potential.
+///
+/// The potential of a row is `Φ(row) = Σ i·row[i]` (pit `i` counted from the row's first pit,
+/// so the pit next to the store weighs most), and of a board the sum over both rows. A move that
+/// stays in the layer sows `s` seeds from pit `j` into pits `j+1..=j+s` of the mover's own row
+/// (reaching the store or capturing would bank seeds), which raises the mover's row's potential
+/// by `(j+1) + ... + (j+s) - s·j = s(s+1)/2 > 0`, and leaves the other row as it is. The board
+/// seen from the next mover has the same two rows. So every internal edge raises `Φ`, and stage
+/// `t` (from 0) holds the positions with `Φ = (n-1)·k - t`.
+///
+/// Within a stage the positions `(a, b)` (mover's row `a`, opponent's row `b`) are visited with
+/// `a` fixed and `b` running through its rows of the right seed count and potential in colex
+/// order. A passing move from `(a, b)` leads to the board `(b, a')` seen from the opponent, whose
+/// slot is `a'`'s contribution (fixed while `a` is) plus `b`'s colex rank: the children of
+/// successive positions, move by move, lie in increasing slots close together, instead of all
+/// over the layer.
+pub(crate) struct KalahStages<'a, R: Rules> {
+    ix: &'a MancalaIndexer<R>,
+    word: KalahWord,
+    /// Every row of at most `k` seeds (pit `i` in byte `i`), grouped by seeds and potential,
+    /// each group in colex order.
+    rows: Vec<u64>,
+    /// The work of each stage, in units.
+    stages: Vec<Stage>,
+}
+
+/// The units of work of one stage: unit `u` is `pieces[bounds[u]..bounds[u+1]]`.
+struct Stage {
+    pieces: Vec<Piece>,
+    bounds: Vec<u32>,
+}
+
+/// Every position `(a, b)` with `a` in `rows[a]` and `b` in `rows[b]`.
+struct Piece {
+    a: std::ops::Range<u32>,
+    b: std::ops::Range<u32>,
+}
+
+/// About how many positions a unit of work holds (so that the pipeline of a unit stays full and
+/// the units are many more than the threads).
+const UNIT: usize = 4096;
+
+impl<'a, R: Rules> KalahStages<'a, R> {
+    fn new(ix: &'a MancalaIndexer<R>, word: KalahWord, layer: u32) -> Self {
+        let n = ix.holes as usize;
+        let k = layer as usize;
+        let top = (n - 1) * k; // the largest potential of a row (or a board) of k seeds
+                               // Group every row of at most k seeds by (seeds, potential): counting sort.
+        let class = |seeds: usize, phi: usize| seeds * (top + 1) + phi;
+        let mut all: Vec<(usize, u64)> = Vec::new();
+        let mut row = [0u8; 8];
+        for seeds in 0..=k {
+            rank::unrank_in_layer(seeds as u32, n, 0, &mut row[..n]);
+            loop {
+                let phi: usize = row[..n]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &c)| i * c as usize)
+                    .sum();
+                all.push((class(seeds, phi), u64::from_le_bytes(row)));
+                if !rank::next_layout(&mut row[..n]) {
+                    break;
+                }
+            }
+        }
+        let classes = (k + 1) * (top + 1);
+        let mut start = vec![0u32; classes + 1];
+        for &(c, _) in &all {
+            start[c + 1] += 1;
+        }
+        for c in 0..classes {
+            start[c + 1] += start[c];
+        }
+        let mut rows = vec![0u64; all.len()];
+        let mut at = start.clone();
+        for &(c, w) in &all {
+            rows[at[c] as usize] = w;
+            at[c] += 1;
+        }
+        let group =
+            |seeds: usize, phi: usize| start[class(seeds, phi)]..start[class(seeds, phi) + 1];
+        let stages = (0..=top)
+            .map(|t| {
+                let phi = top - t;
+                let mut pieces = Vec::new();
+                let mut bounds = vec![0u32];
+                let mut in_unit = 0usize;
+                for seeds_a in 0..=k {
+                    let seeds_b = k - seeds_a;
+                    for phi_a in 0..=((n - 1) * seeds_a).min(phi) {
+                        let phi_b = phi - phi_a;
+                        if phi_b > (n - 1) * seeds_b {
+                            continue;
+                        }
+                        let (a, b) = (group(seeds_a, phi_a), group(seeds_b, phi_b));
+                        if a.is_empty() || b.is_empty() {
+                            continue;
+                        }
+                        let per_a = b.len();
+                        let step = (UNIT / per_a).max(1) as u32;
+                        let mut from = a.start;
+                        while from < a.end {
+                            let to = (from + step).min(a.end);
+                            pieces.push(Piece {
+                                a: from..to,
+                                b: b.clone(),
+                            });
+                            in_unit += (to - from) as usize * per_a;
+                            if in_unit >= UNIT {
+                                bounds.push(pieces.len() as u32);
+                                in_unit = 0;
+                            }
+                            from = to;
+                        }
+                    }
+                }
+                if in_unit > 0 {
+                    bounds.push(pieces.len() as u32);
+                }
+                Stage { pieces, bounds }
+            })
+            .collect();
+        KalahStages {
+            ix,
+            word,
+            rows,
+            stages,
+        }
+    }
+
+    /// [`Schedule::for_each`] on `N` holes (`M = 2N` pits).
+    #[inline(always)]
+    fn visit<const N: usize, const M: usize>(
+        &self,
+        pieces: &[Piece],
+        f: &mut dyn FnMut(u64, Option<Position<R>>),
+    ) {
+        for p in pieces {
+            for &a in &self.rows[p.a.start as usize..p.a.end as usize] {
+                for &b in &self.rows[p.b.start as usize..p.b.end as usize] {
+                    let w = a as u128 | (b as u128) << (8 * N);
+                    let slot = rank::rank64_of_word::<M>(w);
+                    let pos = self.word.live::<N>(w).then(|| {
+                        Position::south_to_move_unchecked(
+                            self.ix.rules,
+                            N as u8,
+                            Pits::from_low_word(w),
+                        )
+                    });
+                    f(slot, pos);
+                }
+            }
+        }
+    }
+}
+
+impl<R: Rules> Schedule<Position<R>> for KalahStages<'_, R> {
+    fn stages(&self) -> usize {
+        self.stages.len()
+    }
+
+    fn units(&self, stage: usize) -> usize {
+        self.stages[stage].bounds.len() - 1
+    }
+
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<Position<R>>)) {
+        let s = &self.stages[stage];
+        let pieces = &s.pieces[s.bounds[unit] as usize..s.bounds[unit + 1] as usize];
+        match self.word.holes() {
+            1 => self.visit::<1, 2>(pieces, f),
+            2 => self.visit::<2, 4>(pieces, f),
+            3 => self.visit::<3, 6>(pieces, f),
+            4 => self.visit::<4, 8>(pieces, f),
+            5 => self.visit::<5, 10>(pieces, f),
+            6 => self.visit::<6, 12>(pieces, f),
+            _ => self.visit::<7, 14>(pieces, f),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{into_values, load, to_entry, Indexer, Lower, CHUNK, OVER};
+use super::{into_values, load, to_entry, Indexer, Lower, Schedule, CHUNK, OVER};
 use crate::game::{Children, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
@@ -134,6 +134,10 @@ pub(super) fn solve<I: Indexer>(
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
     let memo: Vec<AtomicI16> = crate::huge_vec(n, || AtomicI16::new(UNKNOWN));
+    if let Some(schedule) = ix.schedule(layer) {
+        solve_staged(ix, layer, lower, progress, &memo, &*schedule);
+        return into_values(memo);
+    }
     let chunks = n.div_ceil(CHUNK);
     let cx = Cx {
         ix,
@@ -178,6 +182,94 @@ pub(super) fn solve<I: Indexer>(
             }
         });
     into_values(memo)
+}
+
+/// Solves a layer stage by stage in the order of a [`Schedule`]: every internal child of a
+/// position lies in an earlier stage, so it is known when the position is evaluated, and each
+/// position is evaluated once, in a pipeline of [`AHEAD`] filled frames as in the walk.
+fn solve_staged<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    lower: &dyn Lower,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+    memo: &[AtomicI16],
+    schedule: &dyn Schedule<I::G>,
+) {
+    let cx = Cx {
+        ix,
+        layer,
+        lower,
+        memo,
+    };
+    for stage in 0..schedule.stages() {
+        (0..schedule.units(stage))
+            .into_par_iter()
+            .for_each_init(Stack::new, |stack, unit| {
+                let mut started = 0usize;
+                let mut visited = 0u64;
+                schedule.for_each(stage, unit, &mut |slot, pos| {
+                    visited += 1;
+                    match pos {
+                        Some(pos) => {
+                            debug_assert_eq!(ix.index(&pos), slot, "{pos:?} indexes elsewhere");
+                            let i = started % AHEAD;
+                            if started >= AHEAD {
+                                evaluate(&cx, stack, i);
+                            }
+                            stack.fill(i, &cx, slot, &pos);
+                            // The value will be stored there: start fetching the line too.
+                            crate::prefetch(&memo[slot as usize]);
+                            started += 1;
+                        }
+                        None => memo[slot as usize].store(0, Ordering::Relaxed),
+                    }
+                });
+                for k in started.saturating_sub(AHEAD)..started {
+                    evaluate(&cx, stack, k % AHEAD);
+                }
+                if let Some(p) = progress {
+                    p(visited);
+                }
+            });
+    }
+}
+
+/// Computes and stores `F` of the position in frame `i`, all of whose children are known.
+///
+/// # Panics
+/// When a child in this layer is not known yet: the schedule broke its promise (a value read
+/// there would be wrong, so this is checked in release builds too).
+fn evaluate<I: Indexer>(cx: &Cx<'_, I>, stack: &Stack<I::G>, i: usize) {
+    let f = &stack.frames[i];
+    let mut best = i32::MIN;
+    for (k, c) in f.children.as_slice().iter().enumerate() {
+        let l = f.layers[k];
+        let v = if l == OVER {
+            c.gain
+        } else {
+            let next = if l < cx.layer {
+                cx.lower.value(l, f.slots[k])
+            } else {
+                let known = load(cx.memo, f.slots[k]);
+                assert!(
+                    known != UNKNOWN,
+                    "the schedule of layer {} visits {:?} before its child {:?}",
+                    cx.layer,
+                    f.slot,
+                    c.next
+                );
+                i32::from(known)
+            };
+            c.gain + if c.turn_passed { -next } else { next }
+        };
+        best = best.max(v);
+    }
+    let v = if f.children.is_empty() {
+        0
+    } else {
+        to_entry(best)
+    };
+    cx.memo[f.slot as usize].store(v, Ordering::Relaxed);
 }
 
 /// Computes and memoises `F` of the root in frame `root` (already filled) and of every internal

@@ -184,6 +184,15 @@ pub trait Indexer: Sync {
         }
     }
 
+    /// A [`Schedule`] of `layer`: an order in stages in which every internal edge leads to an
+    /// earlier stage. The acyclic builder then needs no depth-first walk. The default is none;
+    /// an index for a game with a potential that strictly rises along every internal edge can
+    /// offer one (stage `s` holding the positions of the `s`-th largest potential).
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Self::G> + '_>> {
+        let _ = layer;
+        None
+    }
+
     /// Appends the children of `pos` (a live position) to `out`, which the caller has cleared,
     /// and notes where each one lies: `layers[i]` and `slots[i]` are child `i`'s layer and slot,
     /// or `layers[i] == OVER` when the game is over there (nothing to look up; the slot is
@@ -227,6 +236,24 @@ pub fn place_children<I: Indexer + ?Sized>(
             slots[i] = ix.index(&c.next);
         }
     }
+}
+
+/// The positions of one layer in stages, for the acyclic builder: every internal edge (a move to
+/// a position of the same layer) leads from a stage to an earlier one. The builder solves the
+/// stages in order, the units of each in parallel, and finds every child already known. It
+/// visits the positions in the order the schedule gives, so a schedule can also order each unit
+/// so that the children of successive positions lie near each other in memory.
+pub trait Schedule<G>: Sync {
+    /// The number of stages.
+    fn stages(&self) -> usize;
+
+    /// The number of units of work of `stage` (run in parallel, in any order).
+    fn units(&self, stage: usize) -> usize;
+
+    /// Calls `f(slot, position)` for each slot of unit `unit` of `stage`, with `None` for a slot
+    /// that holds no live position (as [`Indexer::position`]). Over all stages and units, every
+    /// slot of the layer comes exactly once.
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<G>));
 }
 
 /// The layer [`Indexer::children_placed`] notes for a child whose game is over.
