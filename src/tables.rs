@@ -540,6 +540,55 @@ mod tests {
         }
     }
 
+    /// Kalah's stages visit every slot of a layer once, with the position `position` gives, and
+    /// every move inside the layer leads to an earlier stage.
+    #[test]
+    fn kalah_stages_cover_each_slot_once_children_first() {
+        for holes in 1..=7u8 {
+            let top = match holes {
+                1..=3 => 12,
+                4 => 8,
+                5 => 6,
+                6 => 5,
+                _ => 4,
+            };
+            for rules in [KALAHS[0], KALAHS[3]] {
+                let ix = MancalaIndexer::new(rules, holes);
+                for k in 0..=top {
+                    let schedule = ix.schedule(k).expect("Kalah has stages");
+                    let mut stage_of = vec![usize::MAX; ix.layer_len(k) as usize];
+                    for stage in 0..schedule.stages() {
+                        for unit in 0..schedule.units(stage) {
+                            schedule.for_each(stage, unit, &mut |slot, pos| {
+                                assert_eq!(
+                                    stage_of[slot as usize],
+                                    usize::MAX,
+                                    "slot {slot} twice"
+                                );
+                                stage_of[slot as usize] = stage;
+                                assert_eq!(pos, ix.position(k, slot), "slot {slot}");
+                            });
+                        }
+                    }
+                    for (slot, &stage) in stage_of.iter().enumerate() {
+                        assert_ne!(stage, usize::MAX, "slot {slot} of layer {k} never visited");
+                        let Some(pos) = ix.position(k, slot as u64) else {
+                            continue;
+                        };
+                        let mut kids = Children::new();
+                        let (mut layers, mut slots) = ([0u32; MAX_MOVES], [0u64; MAX_MOVES]);
+                        ix.children_placed(&pos, &mut kids, &mut layers, &mut slots);
+                        for i in 0..kids.len() {
+                            if layers[i] == k {
+                                assert!(stage_of[slots[i] as usize] < stage, "{pos}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The same on random boards of 6 and 7 holes with up to 200 seeds, as far as slots fit in
     /// 64 bits (long laps, big pits).
     #[test]

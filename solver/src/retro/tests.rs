@@ -751,6 +751,130 @@ fn retro_random_acyclic_all_oracles_agree() {
     }
 }
 
+/// An acyclic `RandIx` that offers a [`Schedule`]: stage = height of the slot (the longest path
+/// of internal edges down from it), each stage cut into units of 3 slots; or, `reversed`, the
+/// stages in the wrong order (a broken schedule).
+struct Staged {
+    ix: RandIx<false>,
+    reversed: bool,
+}
+
+impl Indexer for Staged {
+    type G = Rand<false>;
+
+    fn layer_len(&self, layer: u32) -> u64 {
+        self.ix.layer_len(layer)
+    }
+
+    fn index(&self, pos: &Rand<false>) -> u64 {
+        self.ix.index(pos)
+    }
+
+    fn position(&self, layer: u32, index: u64) -> Option<Rand<false>> {
+        self.ix.position(layer, index)
+    }
+
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Rand<false>> + '_>> {
+        fn height(
+            ix: &RandIx<false>,
+            layer: u32,
+            slot: u64,
+            memo: &mut HashMap<u64, usize>,
+        ) -> usize {
+            if let Some(&h) = memo.get(&slot) {
+                return h;
+            }
+            let mut h = 0;
+            if let Some(pos) = ix.position(layer, slot) {
+                let mut kids = Children::new();
+                pos.children(&mut kids);
+                for c in kids.as_slice() {
+                    if c.next.layer() == layer {
+                        h = h.max(1 + height(ix, layer, ix.index(&c.next), memo));
+                    }
+                }
+            }
+            memo.insert(slot, h);
+            h
+        }
+        let mut memo = HashMap::new();
+        let heights: Vec<usize> = (0..self.layer_len(layer))
+            .map(|slot| height(&self.ix, layer, slot, &mut memo))
+            .collect();
+        let top = heights.iter().copied().max().unwrap_or(0);
+        let mut stages = vec![Vec::<u64>::new(); top + 1];
+        for (slot, &h) in heights.iter().enumerate() {
+            stages[if self.reversed { top - h } else { h }].push(slot as u64);
+        }
+        Some(Box::new(Levels {
+            ix: &self.ix,
+            layer,
+            stages,
+        }))
+    }
+}
+
+/// The schedule of [`Staged`].
+struct Levels<'a> {
+    ix: &'a RandIx<false>,
+    layer: u32,
+    stages: Vec<Vec<u64>>,
+}
+
+impl Schedule<Rand<false>> for Levels<'_> {
+    fn stages(&self) -> usize {
+        self.stages.len()
+    }
+
+    fn units(&self, stage: usize) -> usize {
+        self.stages[stage].len().div_ceil(3)
+    }
+
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<Rand<false>>)) {
+        for &slot in self.stages[stage]
+            .chunks(3)
+            .nth(unit)
+            .expect("a unit of the stage")
+        {
+            f(slot, self.ix.position(self.layer, slot));
+        }
+    }
+}
+
+#[test]
+fn retro_acyclic_by_schedule_matches_minimax() {
+    let mut rng = Rng(11);
+    for round in 0..40 {
+        let sizes = random_sizes(&mut rng, 5, 30);
+        let g = RGraph::new(rng.next(), &sizes, 3, 2, true);
+        let top = sizes.len() as u32 - 1;
+        let ix = Staged {
+            ix: RandIx::<false>(g),
+            reversed: false,
+        };
+        let got = with_threads(3, || solve_all(&ix, top, solve_layer_fn()));
+        assert_tables_eq(
+            &ix,
+            &got,
+            &minimax_all(&ix.ix, top),
+            &format!("round {round}: staged vs minimax"),
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "the schedule of layer")]
+fn retro_a_broken_schedule_is_caught() {
+    let mut rng = Rng(11);
+    let sizes = random_sizes(&mut rng, 5, 30);
+    let g = RGraph::new(rng.next(), &sizes, 3, 2, true);
+    let ix = Staged {
+        ix: RandIx::<false>(g),
+        reversed: true,
+    };
+    solve_all(&ix, sizes.len() as u32 - 1, solve_layer_fn());
+}
+
 #[test]
 #[should_panic(expected = "CAN_CYCLE = false")]
 fn retro_acyclic_algorithm_detects_a_cycle() {
