@@ -37,6 +37,14 @@
 //!   the threads. Memory: 2 bytes per slot, plus a stack of `MAX_MOVES` children per level of the
 //!   deepest walk per thread.
 //!
+//!   When the [`Indexer`] offers a [`Schedule`] (stages such that every internal edge leads to an
+//!   earlier stage, for instance by a potential that rises along every move inside a layer), the
+//!   walk is not needed: the stages are solved in order, the units of each in parallel, and
+//!   every position is evaluated exactly once from children that are all known (one that is not
+//!   means a broken schedule, and panics rather than give a wrong value). The schedule also
+//!   chooses the order of the positions, so it can put the lookups of successive positions near
+//!   each other in memory. Kalah's tables are built this way (`mancala::tables`).
+//!
 //! - **Cyclic layers** (`CAN_CYCLE == true`): the exact fixpoint of RULES §8.5, computed with
 //!   counters in time linear in the layer's size for *all thresholds together*. See below.
 //!
