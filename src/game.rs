@@ -9,9 +9,11 @@
 //! board with North to move has the same future value as the rotated board with South to move,
 //! and one key space (and one endgame table) serves both sides.
 
-use crate::board::{Move, Side};
+use crate::board::{Move, Pit, Pits, Side};
+use crate::position::Board;
 use crate::rank;
 use crate::rules::Rules;
+use crate::rules::{rotate, KalahWord, WordMove};
 use crate::Position;
 use solver::{Child, Children, Game};
 
@@ -59,12 +61,102 @@ pub fn final_value<R: Rules>(p: &Position<R>, future: i32) -> i32 {
     p.final_value(future)
 }
 
-impl<R: Rules> Game for Position<R> {
-    type Move = Move;
-    const CAN_CYCLE: bool = R::CAN_CYCLE;
+impl<R: Rules> Position<R> {
+    /// Kalah's one-word move generator, when these are Kalah's rules, the board fits a word and
+    /// the game is on with at most `256 - 2n` seeds (what a word's rank needs; far beyond any
+    /// board the search meets).
+    #[inline(always)]
+    fn word(&self) -> Option<KalahWord> {
+        let kalah = self.rules().as_kalah()?;
+        let b = self.board();
+        if b.to_move.is_none() || b.seeds_on_board() as usize + b.ring().len() > 256 {
+            return None;
+        }
+        KalahWord::new(kalah, b.holes)
+    }
 
-    #[inline]
-    fn children(&self, out: &mut Children<Self>) {
+    /// The pits from the mover's view (`2N` lanes, mover's row first).
+    #[inline(always)]
+    fn mover_word<const N: usize>(&self) -> u128 {
+        let w = self.board().pits.low_word();
+        if self.board().to_move == Some(Side::North) {
+            rotate::<N>(w)
+        } else {
+            w
+        }
+    }
+
+    /// [`Game::children`] by [`KalahWord`] on `N` holes: the mover's view sown as one word, each
+    /// child turned back to the board's own orientation with its stores.
+    #[inline(always)]
+    fn word_children<const N: usize>(&self, word: &KalahWord, out: &mut Children<Self>) {
+        let b = self.board();
+        let Some(side) = b.to_move else { return };
+        // Each child's board is built whole from values in registers: filling in a copy of the
+        // parent field by field, then copying it into the list, made the CPU wait on a 16-byte
+        // load of bytes just written one or two at a time (a failed store forward; a quarter
+        // of this function's time).
+        let banked_by = |mover: u32, opponent: u32| {
+            let [s, n] = b.stores;
+            let (mover, opponent) = (mover as u16, opponent as u16);
+            if side == Side::South {
+                [s + mover, n + opponent]
+            } else {
+                [s + opponent, n + mover]
+            }
+        };
+        word.for_each_move::<N>(self.mover_word::<N>(), |pit, mv| {
+            let (next, gain, turn_passed) = match mv {
+                WordMove::Over { mover, opponent } => (
+                    Board {
+                        pits: Pits::EMPTY,
+                        stores: banked_by(mover, opponent),
+                        holes: N as u8,
+                        to_move: None,
+                    },
+                    mover as i32 - opponent as i32,
+                    true,
+                ),
+                WordMove::Next {
+                    pits,
+                    banked,
+                    passed,
+                } => {
+                    let to_move = if passed { side.other() } else { side };
+                    let pits = if to_move == Side::North {
+                        rotate::<N>(pits)
+                    } else {
+                        pits
+                    };
+                    (
+                        Board {
+                            pits: Pits::from_low_word(pits),
+                            stores: banked_by(banked, 0),
+                            holes: N as u8,
+                            to_move: Some(to_move),
+                        },
+                        banked as i32,
+                        passed,
+                    )
+                }
+            };
+            out.push(Child {
+                mv: Move::from_pit(Pit(pit as u8), Side::South, N as u8),
+                next: Position::from_board_unchecked(*self.rules(), next),
+                gain,
+                turn_passed,
+            });
+        });
+    }
+
+    /// [`Game::key`] from the mover's view as one word, on `N` holes (`M = 2N` pits).
+    #[inline(always)]
+    fn word_key<const N: usize, const M: usize>(&self, seeds: u32) -> u64 {
+        rank::key64_of_word::<M>(self.mover_word::<N>(), seeds)
+    }
+
+    /// [`Game::children`] by the general position code, for every game.
+    pub fn general_children(&self, out: &mut Children<Self>) {
         let Some(mover) = self.to_move() else { return };
         let before = self.score();
         self.for_each_child(|mv, next| {
@@ -80,8 +172,8 @@ impl<R: Rules> Game for Position<R> {
         });
     }
 
-    #[inline]
-    fn key(&self) -> u128 {
+    /// [`Game::key`] from the pit counts, for every game.
+    pub fn general_key(&self) -> u128 {
         let b = self.board();
         let m = b.ring().len();
         let seeds = self.layer();
@@ -91,6 +183,51 @@ impl<R: Rules> Game for Position<R> {
         } else {
             rank::key(m, seeds, |j| self.mover_pit(j))
         }
+    }
+}
+
+impl<R: Rules> Game for Position<R> {
+    type Move = Move;
+    const CAN_CYCLE: bool = R::CAN_CYCLE;
+
+    /// Kalah on up to 7 holes takes [`KalahWord`] (see [`Position::word_children`]); the
+    /// other games take the general position code.
+    #[inline]
+    fn children(&self, out: &mut Children<Self>) {
+        if let Some(word) = self.word() {
+            match self.board().holes {
+                1 => return self.word_children::<1>(&word, out),
+                2 => return self.word_children::<2>(&word, out),
+                3 => return self.word_children::<3>(&word, out),
+                4 => return self.word_children::<4>(&word, out),
+                5 => return self.word_children::<5>(&word, out),
+                6 => return self.word_children::<6>(&word, out),
+                _ => return self.word_children::<7>(&word, out),
+            }
+        }
+        self.general_children(out);
+    }
+
+    /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where
+    /// the search asks for it at every node; else [`Position::general_key`].
+    #[inline]
+    fn key(&self) -> u128 {
+        if self.word().is_some() {
+            let seeds = self.layer();
+            let m = self.board().ring().len();
+            if seeds <= rank::KEY64_MAX_SEEDS[m] && seeds as usize + m <= 256 {
+                return u128::from(match self.board().holes {
+                    1 => self.word_key::<1, 2>(seeds),
+                    2 => self.word_key::<2, 4>(seeds),
+                    3 => self.word_key::<3, 6>(seeds),
+                    4 => self.word_key::<4, 8>(seeds),
+                    5 => self.word_key::<5, 10>(seeds),
+                    6 => self.word_key::<6, 12>(seeds),
+                    _ => self.word_key::<7, 14>(seeds),
+                });
+            }
+        }
+        self.general_key()
     }
 
     fn key_bound(&self) -> u128 {

@@ -278,6 +278,13 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// The position of `board` as it is: the caller guarantees it is normalised (a move
+    /// generator that applies the end rule itself, [`crate::rules::KalahWord`]).
+    #[inline(always)]
+    pub(crate) fn from_board_unchecked(rules: R, board: Board) -> Self {
+        Position { board, rules }
+    }
+
     /// The finished game with an empty board and empty stores (what a table child that ends
     /// the game stands for: nothing is left to win).
     #[inline(always)]

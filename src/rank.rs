@@ -226,6 +226,14 @@ pub fn rank64_of_word<const M: usize>(word: u128) -> u64 {
     sum
 }
 
+/// [`key64`] of the first `M` byte lanes of `word` holding `seeds` seeds in all, under the
+/// conditions of [`rank64_of_word`] and of [`KEY64_MAX_SEEDS`]: the rank plus the last pit's
+/// term, `C(seeds + M - 1, M) = layers_below(seeds, M)`.
+#[inline(always)]
+pub fn key64_of_word<const M: usize>(word: u128, seeds: u32) -> u64 {
+    rank64_of_word::<M>(word).wrapping_add(BINOM64_BY_K[M][seeds as usize + M - 1])
+}
+
 /// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
 /// when `c` has the layer's largest rank (and is left unchanged).
 ///

@@ -214,7 +214,8 @@ impl<R: Rules> MancalaIndexer<R> {
             let i = out.len();
             let mv_no = Move::from_pit(Pit(pit as u8), Side::South, holes);
             match mv {
-                WordMove::Over { gain } => {
+                WordMove::Over { mover, opponent } => {
+                    let gain = mover as i32 - opponent as i32;
                     layers[i] = OVER;
                     out.push(Child {
                         mv: mv_no,
@@ -462,7 +463,6 @@ impl<R: Rules> Schedule<Position<R>> for KalahStages<'_, R> {
 mod tests {
     use super::*;
     use crate::rules::Kalah;
-    use solver::retro::place_children;
     use solver::Game;
 
     /// The children of `pos` by the index's own generator and by the general rules agree: the
@@ -472,7 +472,16 @@ mod tests {
         let (mut fl, mut gl) = ([0u32; MAX_MOVES], [0u32; MAX_MOVES]);
         let (mut fs, mut gs) = ([0u64; MAX_MOVES], [0u64; MAX_MOVES]);
         ix.children_placed(pos, &mut fast, &mut fl, &mut fs);
-        place_children(ix, pos, &mut general, &mut gl, &mut gs);
+        // The general rules' children, placed as the default `children_placed` places them.
+        pos.general_children(&mut general);
+        for (i, c) in general.as_slice().iter().enumerate() {
+            if c.next.is_over() {
+                gl[i] = OVER;
+            } else {
+                gl[i] = c.next.layer();
+                gs[i] = ix.index(&c.next);
+            }
+        }
         assert_eq!(fast.len(), general.len(), "{pos}");
         for (i, (f, g)) in fast.as_slice().iter().zip(general.as_slice()).enumerate() {
             let what = format!("{pos}, move {}", g.mv);
@@ -535,6 +544,47 @@ mod tests {
                             check_children(&ix, &pos);
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// The search's Kalah children and keys (from the one-word generator) against the general
+    /// rules: random positions of 1 to 7 holes, either side to move, stores not empty, every
+    /// option set. Whole positions are compared: pits, stores, side to move.
+    #[test]
+    fn kalah_word_children_and_keys_match_the_general_code() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        for holes in 1..=7u8 {
+            let m = 2 * holes as usize;
+            for rules in KALAHS {
+                for _ in 0..5_000 {
+                    let k = next(rank::KEY64_MAX_SEEDS[m].min(120) as u64 + 1) as u32;
+                    let mut pits = [0u8; 32];
+                    let slot = next(u64::MAX) % (rank::layer_len(k, m) as u64);
+                    rank::unrank_in_layer(k, m, slot as u128, &mut pits[..m]);
+                    let setup = crate::notation::Setup {
+                        south: pits[..holes as usize].iter().map(|&x| x as u32).collect(),
+                        north: pits[holes as usize..m].iter().map(|&x| x as u32).collect(),
+                        stores: [next(40) as u32, next(40) as u32],
+                        to_move: Some(if next(2) == 0 {
+                            Side::South
+                        } else {
+                            Side::North
+                        }),
+                    };
+                    let pos = Position::from_setup(rules, &setup).expect("a valid setup");
+                    assert_eq!(pos.key(), pos.general_key(), "{pos}");
+                    let (mut fast, mut general) = (Children::new(), Children::new());
+                    pos.children(&mut fast);
+                    pos.general_children(&mut general);
+                    assert_eq!(fast.as_slice(), general.as_slice(), "{pos}");
                 }
             }
         }

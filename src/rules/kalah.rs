@@ -107,10 +107,12 @@ pub(crate) struct KalahWord {
 /// One move of [`KalahWord::for_each_move`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum WordMove {
-    /// The game is over after the move; `gain` is the mover's net winnings, final sweep included.
+    /// The game is over after the move.
     Over {
-        /// The mover's seeds banked minus the opponent's.
-        gain: i32,
+        /// Seeds the mover banks by the move, final sweep included.
+        mover: u32,
+        /// Seeds the opponent banks in the final sweep.
+        opponent: u32,
     },
     /// The game goes on.
     Next {
@@ -171,6 +173,13 @@ fn lane(word: u128, i: usize) -> u32 {
 #[inline(always)]
 fn lane_sum(word: u128) -> u32 {
     (word.wrapping_mul(ones(16)) >> 120) as u32
+}
+
+/// The board `pits` (`2N` lanes) seen from the other side: the two rows swap places. Its own
+/// inverse.
+#[inline(always)]
+pub(crate) fn rotate<const N: usize>(pits: u128) -> u128 {
+    (pits >> (8 * N)) | ((pits & (ones(N) * 0xff)) << (8 * N))
 }
 
 impl KalahWord {
@@ -249,7 +258,8 @@ impl KalahWord {
             };
             let result = if over {
                 WordMove::Over {
-                    gain: (banked + lane_sum(mine)) as i32 - lane_sum(theirs) as i32,
+                    mover: banked + lane_sum(mine),
+                    opponent: lane_sum(theirs),
                 }
             } else if extra_turn {
                 WordMove::Next {
