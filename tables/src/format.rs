@@ -261,11 +261,19 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
 /// The base (value of code 7) for a block: the window of 15 codes `base + step * (-7..=7)` that
 /// holds the most of the block's values; ties go to the lowest window. Clamped to `i8`.
 fn block_base(block: &[i16], step: u8) -> i8 {
+    let span = 14 * i32::from(step);
+    // Most blocks fit one window whole: then the lowest value starts the best window (the
+    // sort below would say the same), and sorting 256 values per block was 3% of a build.
+    let (lo, hi) = block
+        .iter()
+        .fold((i16::MAX, i16::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    if i32::from(hi) - i32::from(lo) <= span {
+        return (i32::from(lo) + 7 * i32::from(step)).clamp(i8::MIN.into(), i8::MAX.into()) as i8;
+    }
     let mut v = [0i16; BLOCK];
     let v = &mut v[..block.len()];
     v.copy_from_slice(block);
     v.sort_unstable();
-    let span = 14 * i32::from(step);
     let (mut best, mut best_lo, mut j) = (0, i32::from(v[0]), 0);
     for i in 0..v.len() {
         let lo = i32::from(v[i]);
