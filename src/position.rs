@@ -285,21 +285,6 @@ impl<R: Rules> Position<R> {
         Position { board, rules }
     }
 
-    /// The finished game with an empty board and empty stores (what a table child that ends
-    /// the game stands for: nothing is left to win).
-    #[inline(always)]
-    pub(crate) fn over_unchecked(rules: R, holes: u8) -> Self {
-        Position {
-            board: Board {
-                pits: Pits::EMPTY,
-                stores: [0, 0],
-                holes,
-                to_move: None,
-            },
-            rules,
-        }
-    }
-
     /// The board.
     #[inline(always)]
     pub fn board(&self) -> &Board {

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use mancala::{board::Move, rules::Kalah, tables::MancalaIndexer, Position};
-//! use solver::{Child, Children, Indexer, Schedule, MAX_MOVES, OVER};
+//! use solver::{FixedVec, Indexer, Placed, Schedule, OVER};
 //! let ix = MancalaIndexer::new(Kalah::default(), 6);
 //! let p = Position::start(Kalah::default(), 6, 4).unwrap().try_play(Move(1)).unwrap(); // North to move
 //! let slot = ix.index(&p);
@@ -21,10 +21,10 @@
 
 use std::path::PathBuf;
 
-use solver::{Child, Children, Indexer, Schedule, MAX_MOVES, OVER};
+use solver::{FixedVec, Indexer, Placed, Schedule, OVER};
 use tables::TableId;
 
-use crate::board::{Move, Pit, Pits, Side};
+use crate::board::{Pits, Side};
 use crate::rank;
 use crate::rules::{KalahWord, Rules, WordMove};
 use crate::Position;
@@ -148,102 +148,13 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
     }
 
     /// For Kalah on up to 7 holes: [`KalahStages`], by the potential of RULES.md §8.2.
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Position<R>> + '_>> {
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
         let word = self.word?;
         // The rank of a word needs at most `257 - 2n` seeds.
         if layer as usize + self.pits() > 257 {
             return None;
         }
-        Some(Box::new(KalahStages::new(self, word, layer)))
-    }
-
-    /// For Kalah on up to 7 holes, the children come from [`KalahWord`], which sows the whole
-    /// board in a few word operations and ranks each child from the same word
-    /// ([`rank::rank64_of_word`]); every child in the layer is handed back as the board seen
-    /// from its mover, South to move (the position its slot stands for). Other games, and
-    /// boards the word cannot hold, take the general path.
-    #[inline]
-    fn children_placed(
-        &self,
-        pos: &Position<R>,
-        out: &mut Children<Position<R>>,
-        layers: &mut [u32; MAX_MOVES],
-        slots: &mut [u64; MAX_MOVES],
-    ) {
-        let b = pos.board();
-        // The rank of a word needs at most `257 - 2n` seeds.
-        if let Some(word) = &self.word {
-            if b.to_move == Some(Side::South) && b.seeds_on_board() as usize + self.pits() <= 257 {
-                let p = (pos, &mut *out, &mut *layers, &mut *slots);
-                match word.holes() {
-                    1 => return self.word_children::<1, 2>(word, p),
-                    2 => return self.word_children::<2, 4>(word, p),
-                    3 => return self.word_children::<3, 6>(word, p),
-                    4 => return self.word_children::<4, 8>(word, p),
-                    5 => return self.word_children::<5, 10>(word, p),
-                    6 => return self.word_children::<6, 12>(word, p),
-                    7 => return self.word_children::<7, 14>(word, p),
-                    _ => {}
-                }
-            }
-        }
-        solver::retro::place_children(self, pos, out, layers, slots);
-    }
-}
-
-/// What [`Indexer::children_placed`] fills, passed on as one.
-type Placed<'a, R> = (
-    &'a Position<R>,
-    &'a mut Children<Position<R>>,
-    &'a mut [u32; MAX_MOVES],
-    &'a mut [u64; MAX_MOVES],
-);
-
-impl<R: Rules> MancalaIndexer<R> {
-    /// [`Indexer::children_placed`] by [`KalahWord`] on `N` holes (`M = 2N` pits).
-    #[inline(always)]
-    fn word_children<const N: usize, const M: usize>(
-        &self,
-        word: &KalahWord,
-        (pos, out, layers, slots): Placed<'_, R>,
-    ) {
-        let b = pos.board();
-        let seeds = b.seeds_on_board();
-        let holes = N as u8;
-        word.for_each_move::<N>(b.pits.low_word(), |pit, mv| {
-            let i = out.len();
-            let mv_no = Move::from_pit(Pit(pit as u8), Side::South, holes);
-            match mv {
-                WordMove::Over { mover, opponent } => {
-                    let gain = mover as i32 - opponent as i32;
-                    layers[i] = OVER;
-                    out.push(Child {
-                        mv: mv_no,
-                        next: Position::over_unchecked(self.rules, holes),
-                        gain,
-                        turn_passed: true,
-                    });
-                }
-                WordMove::Next {
-                    pits,
-                    banked,
-                    passed,
-                } => {
-                    layers[i] = seeds - banked;
-                    slots[i] = rank::rank64_of_word::<M>(pits);
-                    out.push(Child {
-                        mv: mv_no,
-                        next: Position::south_to_move_unchecked(
-                            self.rules,
-                            holes,
-                            Pits::from_low_word(pits),
-                        ),
-                        gain: banked as i32,
-                        turn_passed: passed,
-                    });
-                }
-            }
-        });
+        Some(Box::new(KalahStages::new(word, layer)))
     }
 }
 
@@ -295,9 +206,10 @@ impl<R: Rules> MancalaIndexer<R> {
 /// slot is `a'`'s contribution (fixed while `a` is) plus `b`'s colex rank: the children of
 /// successive positions, move by move, lie in increasing slots close together, instead of all
 /// over the layer.
-pub(crate) struct KalahStages<'a, R: Rules> {
-    ix: &'a MancalaIndexer<R>,
+pub(crate) struct KalahStages {
     word: KalahWord,
+    /// The layer: seeds on the board.
+    layer: u32,
     /// Every row of at most `k` seeds (pit `i` in byte `i`), grouped by seeds and potential,
     /// each group in colex order.
     rows: Vec<u64>,
@@ -317,13 +229,45 @@ struct Piece {
     b: std::ops::Range<u32>,
 }
 
+/// The moves of the live board `w` (mover's view, `2N` lanes; `M = 2N`) of `seeds` seeds,
+/// placed, by [`KalahWord`]: each child is ranked from its word
+/// ([`rank::rank64_of_word`]), and its layer is `seeds` less what the move banked.
+#[inline(always)]
+fn word_moves<const N: usize, const M: usize>(
+    word: &KalahWord,
+    w: u128,
+    seeds: u32,
+    out: &mut FixedVec<Placed>,
+) {
+    word.for_each_move::<N>(w, |_, mv| {
+        out.push(match mv {
+            WordMove::Over { mover, opponent } => Placed {
+                gain: mover as i32 - opponent as i32,
+                turn_passed: true,
+                layer: OVER,
+                slot: 0,
+            },
+            WordMove::Next {
+                pits,
+                banked,
+                passed,
+            } => Placed {
+                gain: banked as i32,
+                turn_passed: passed,
+                layer: seeds - banked,
+                slot: rank::rank64_of_word::<M>(pits),
+            },
+        })
+    });
+}
+
 /// About how many positions a unit of work holds (so that the pipeline of a unit stays full and
 /// the units are many more than the threads).
 const UNIT: usize = 4096;
 
-impl<'a, R: Rules> KalahStages<'a, R> {
-    fn new(ix: &'a MancalaIndexer<R>, word: KalahWord, layer: u32) -> Self {
-        let n = ix.holes as usize;
+impl KalahStages {
+    fn new(word: KalahWord, layer: u32) -> Self {
+        let n = word.holes() as usize;
         let k = layer as usize;
         let top = (n - 1) * k; // the largest potential of a row (or a board) of k seeds
                                // Group every row of at most k seeds by (seeds, potential): counting sort.
@@ -402,8 +346,8 @@ impl<'a, R: Rules> KalahStages<'a, R> {
             })
             .collect();
         KalahStages {
-            ix,
             word,
+            layer,
             rows,
             stages,
         }
@@ -414,28 +358,28 @@ impl<'a, R: Rules> KalahStages<'a, R> {
     fn visit<const N: usize, const M: usize>(
         &self,
         pieces: &[Piece],
-        f: &mut dyn FnMut(u64, Option<Position<R>>),
+        f: &mut dyn FnMut(u64, Option<&[Placed]>),
     ) {
+        let mut moves = FixedVec::new();
         for p in pieces {
             for &a in &self.rows[p.a.start as usize..p.a.end as usize] {
                 for &b in &self.rows[p.b.start as usize..p.b.end as usize] {
                     let w = a as u128 | (b as u128) << (8 * N);
                     let slot = rank::rank64_of_word::<M>(w);
-                    let pos = self.word.live::<N>(w).then(|| {
-                        Position::south_to_move_unchecked(
-                            self.ix.rules,
-                            N as u8,
-                            Pits::from_low_word(w),
-                        )
-                    });
-                    f(slot, pos);
+                    if self.word.live::<N>(w) {
+                        moves.clear();
+                        word_moves::<N, M>(&self.word, w, self.layer, &mut moves);
+                        f(slot, Some(moves.as_slice()));
+                    } else {
+                        f(slot, None);
+                    }
                 }
             }
         }
     }
 }
 
-impl<R: Rules> Schedule<Position<R>> for KalahStages<'_, R> {
+impl Schedule for KalahStages {
     fn stages(&self) -> usize {
         self.stages.len()
     }
@@ -444,7 +388,7 @@ impl<R: Rules> Schedule<Position<R>> for KalahStages<'_, R> {
         self.stages[stage].bounds.len() - 1
     }
 
-    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<Position<R>>)) {
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<&[Placed]>)) {
         let s = &self.stages[stage];
         let pieces = &s.pieces[s.bounds[unit] as usize..s.bounds[unit + 1] as usize];
         match self.word.holes() {
@@ -463,39 +407,56 @@ impl<R: Rules> Schedule<Position<R>> for KalahStages<'_, R> {
 mod tests {
     use super::*;
     use crate::rules::Kalah;
-    use solver::Game;
+    use solver::{Children, Game};
 
-    /// The children of `pos` by the index's own generator and by the general rules agree: the
-    /// same moves, gains, turn flags and places, and each fast child stands for its slot.
+    /// The moves of `pos` (a live board with South to move) by the general rules, placed: the
+    /// children by the general position code, each live one indexed.
+    fn general_moves<R: Rules>(ix: &MancalaIndexer<R>, pos: &Position<R>) -> Vec<Placed> {
+        let mut kids = Children::new();
+        pos.general_children(&mut kids);
+        kids.as_slice()
+            .iter()
+            .map(|c| Placed {
+                gain: c.gain,
+                turn_passed: c.turn_passed,
+                layer: if c.next.is_over() {
+                    OVER
+                } else {
+                    c.next.layer()
+                },
+                slot: if c.next.is_over() {
+                    0
+                } else {
+                    ix.index(&c.next)
+                },
+            })
+            .collect()
+    }
+
+    /// The moves of `pos` by the schedule's generator, [`word_moves`].
+    fn fast_moves<R: Rules>(ix: &MancalaIndexer<R>, pos: &Position<R>) -> Vec<Placed> {
+        let word = ix.word.expect("Kalah on at most 7 holes");
+        let (w, k) = (pos.board().pits.low_word(), pos.layer());
+        let mut out = FixedVec::new();
+        match ix.holes {
+            1 => word_moves::<1, 2>(&word, w, k, &mut out),
+            2 => word_moves::<2, 4>(&word, w, k, &mut out),
+            3 => word_moves::<3, 6>(&word, w, k, &mut out),
+            4 => word_moves::<4, 8>(&word, w, k, &mut out),
+            5 => word_moves::<5, 10>(&word, w, k, &mut out),
+            6 => word_moves::<6, 12>(&word, w, k, &mut out),
+            _ => word_moves::<7, 14>(&word, w, k, &mut out),
+        }
+        out.as_slice().to_vec()
+    }
+
+    /// The fast and the general moves of `pos` agree, and so do its `Game::children`.
     fn check_children<R: Rules>(ix: &MancalaIndexer<R>, pos: &Position<R>) {
+        assert_eq!(fast_moves(ix, pos), general_moves(ix, pos), "{pos}");
         let (mut fast, mut general) = (Children::new(), Children::new());
-        let (mut fl, mut gl) = ([0u32; MAX_MOVES], [0u32; MAX_MOVES]);
-        let (mut fs, mut gs) = ([0u64; MAX_MOVES], [0u64; MAX_MOVES]);
-        ix.children_placed(pos, &mut fast, &mut fl, &mut fs);
-        // The general rules' children, placed as the default `children_placed` places them.
+        pos.children(&mut fast);
         pos.general_children(&mut general);
-        for (i, c) in general.as_slice().iter().enumerate() {
-            if c.next.is_over() {
-                gl[i] = OVER;
-            } else {
-                gl[i] = c.next.layer();
-                gs[i] = ix.index(&c.next);
-            }
-        }
-        assert_eq!(fast.len(), general.len(), "{pos}");
-        for (i, (f, g)) in fast.as_slice().iter().zip(general.as_slice()).enumerate() {
-            let what = format!("{pos}, move {}", g.mv);
-            assert_eq!(f.mv, g.mv, "{what}");
-            assert_eq!(f.gain, g.gain, "{what}");
-            assert_eq!(f.turn_passed, g.turn_passed, "{what}");
-            assert_eq!(fl[i], gl[i], "{what}");
-            if gl[i] != OVER {
-                assert_eq!(fs[i], gs[i], "{what}");
-                assert_eq!(f.next.layer(), gl[i], "{what}");
-                assert_eq!(ix.index(&f.next), gs[i], "{what}");
-                assert_eq!(f.next.to_move(), Some(Side::South), "{what}");
-            }
-        }
+        assert_eq!(fast.as_slice(), general.as_slice(), "{pos}");
     }
 
     const KALAHS: [Kalah; 4] = [
@@ -590,8 +551,9 @@ mod tests {
         }
     }
 
-    /// Kalah's stages visit every slot of a layer once, with the position `position` gives, and
-    /// every move inside the layer leads to an earlier stage.
+    /// Kalah's stages visit every slot of a layer once, with the moves of the position `position`
+    /// gives (as the general rules place them), and every move inside the layer leads to an
+    /// earlier stage.
     #[test]
     fn kalah_stages_cover_each_slot_once_children_first() {
         for holes in 1..=7u8 {
@@ -609,14 +571,18 @@ mod tests {
                     let mut stage_of = vec![usize::MAX; ix.layer_len(k) as usize];
                     for stage in 0..schedule.stages() {
                         for unit in 0..schedule.units(stage) {
-                            schedule.for_each(stage, unit, &mut |slot, pos| {
+                            schedule.for_each(stage, unit, &mut |slot, moves| {
                                 assert_eq!(
                                     stage_of[slot as usize],
                                     usize::MAX,
                                     "slot {slot} twice"
                                 );
                                 stage_of[slot as usize] = stage;
-                                assert_eq!(pos, ix.position(k, slot), "slot {slot}");
+                                let pos = ix.position(k, slot);
+                                assert_eq!(moves.is_some(), pos.is_some(), "slot {slot}");
+                                if let (Some(moves), Some(pos)) = (moves, pos) {
+                                    assert_eq!(moves, general_moves(&ix, &pos), "{pos}");
+                                }
                             });
                         }
                     }
@@ -625,12 +591,9 @@ mod tests {
                         let Some(pos) = ix.position(k, slot as u64) else {
                             continue;
                         };
-                        let mut kids = Children::new();
-                        let (mut layers, mut slots) = ([0u32; MAX_MOVES], [0u64; MAX_MOVES]);
-                        ix.children_placed(&pos, &mut kids, &mut layers, &mut slots);
-                        for i in 0..kids.len() {
-                            if layers[i] == k {
-                                assert!(stage_of[slots[i] as usize] < stage, "{pos}");
+                        for m in general_moves(&ix, &pos) {
+                            if m.layer == k {
+                                assert!(stage_of[m.slot as usize] < stage, "{pos}");
                             }
                         }
                     }

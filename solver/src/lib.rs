@@ -18,7 +18,7 @@ pub mod search;
 pub mod tt;
 
 pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
-pub use retro::{solve_layer, Indexer, Lower, Schedule, OVER};
+pub use retro::{placed_moves, solve_layer, Indexer, Lower, Placed, Schedule, OVER};
 pub use search::{
     analyze, solve, Oracle, OracleSlot, Progress, SearchConfig, SearchError, SearchResult, Solver,
 };

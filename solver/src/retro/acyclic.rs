@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{into_values, load, to_entry, Indexer, Lower, Schedule, CHUNK, OVER};
-use crate::game::{Children, Game, MAX_MOVES};
+use super::{into_values, load, to_entry, Indexer, Lower, Placed, Schedule, CHUNK, OVER};
+use crate::game::{Children, FixedVec, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
@@ -135,7 +135,7 @@ pub(super) fn solve<I: Indexer>(
     let n = usize::try_from(len).expect("layer too large for this machine");
     let memo: Vec<AtomicI16> = crate::huge_vec(n, || AtomicI16::new(UNKNOWN));
     if let Some(schedule) = ix.schedule(layer) {
-        solve_staged(ix, layer, lower, progress, &memo, &*schedule);
+        solve_staged(layer, lower, progress, &memo, &*schedule);
         return into_values(memo);
     }
     let chunks = n.div_ceil(CHUNK);
@@ -184,48 +184,63 @@ pub(super) fn solve<I: Indexer>(
     into_values(memo)
 }
 
+/// One position of a scheduled layer waiting in the pipeline: its slot and its moves.
+struct Pending {
+    slot: u64,
+    moves: FixedVec<Placed>,
+}
+
 /// Solves a layer stage by stage in the order of a [`Schedule`]: every internal child of a
 /// position lies in an earlier stage, so it is known when the position is evaluated, and each
-/// position is evaluated once, in a pipeline of [`AHEAD`] filled frames as in the walk.
-fn solve_staged<I: Indexer>(
-    ix: &I,
+/// position is evaluated once. As in the walk, the lookups of a position are started when it
+/// arrives and read [`AHEAD`] positions later.
+fn solve_staged(
     layer: u32,
     lower: &dyn Lower,
     progress: Option<&(dyn Fn(u64) + Sync)>,
     memo: &[AtomicI16],
-    schedule: &dyn Schedule<I::G>,
+    schedule: &dyn Schedule,
 ) {
-    let cx = Cx {
-        ix,
-        layer,
-        lower,
-        memo,
+    let new_ring = || -> Vec<Pending> {
+        (0..AHEAD)
+            .map(|_| Pending {
+                slot: 0,
+                moves: FixedVec::new(),
+            })
+            .collect()
     };
     for stage in 0..schedule.stages() {
         (0..schedule.units(stage))
             .into_par_iter()
-            .for_each_init(Stack::new, |stack, unit| {
+            .for_each_init(new_ring, |ring, unit| {
                 let mut started = 0usize;
                 let mut visited = 0u64;
-                schedule.for_each(stage, unit, &mut |slot, pos| {
+                schedule.for_each(stage, unit, &mut |slot, moves| {
                     visited += 1;
-                    match pos {
-                        Some(pos) => {
-                            debug_assert_eq!(ix.index(&pos), slot, "{pos:?} indexes elsewhere");
-                            let i = started % AHEAD;
-                            if started >= AHEAD {
-                                evaluate(&cx, stack, i);
-                            }
-                            stack.fill(i, &cx, slot, &pos);
-                            // The value will be stored there: start fetching the line too.
-                            crate::prefetch(&memo[slot as usize]);
-                            started += 1;
-                        }
-                        None => memo[slot as usize].store(0, Ordering::Relaxed),
+                    let Some(moves) = moves else {
+                        memo[slot as usize].store(0, Ordering::Relaxed);
+                        return;
+                    };
+                    let p = &mut ring[started % AHEAD];
+                    if started >= AHEAD {
+                        evaluate(layer, lower, memo, p);
                     }
+                    p.slot = slot;
+                    p.moves.clear();
+                    for m in moves {
+                        p.moves.push(*m);
+                        if m.layer < layer {
+                            lower.prefetch(m.layer, m.slot);
+                        } else if m.layer != OVER {
+                            crate::prefetch(&memo[m.slot as usize]);
+                        }
+                    }
+                    // The value will be stored there: start fetching the line too.
+                    crate::prefetch(&memo[slot as usize]);
+                    started += 1;
                 });
                 for k in started.saturating_sub(AHEAD)..started {
-                    evaluate(&cx, stack, k % AHEAD);
+                    evaluate(layer, lower, memo, &ring[k % AHEAD]);
                 }
                 if let Some(p) = progress {
                     p(visited);
@@ -234,42 +249,40 @@ fn solve_staged<I: Indexer>(
     }
 }
 
-/// Computes and stores `F` of the position in frame `i`, all of whose children are known.
+/// Computes and stores `F` of a pending position, all of whose children are known.
 ///
 /// # Panics
 /// When a child in this layer is not known yet: the schedule broke its promise (a value read
 /// there would be wrong, so this is checked in release builds too).
-fn evaluate<I: Indexer>(cx: &Cx<'_, I>, stack: &Stack<I::G>, i: usize) {
-    let f = &stack.frames[i];
+#[inline]
+fn evaluate(layer: u32, lower: &dyn Lower, memo: &[AtomicI16], p: &Pending) {
     let mut best = i32::MIN;
-    for (k, c) in f.children.as_slice().iter().enumerate() {
-        let l = f.layers[k];
-        let v = if l == OVER {
-            c.gain
+    for m in p.moves.as_slice() {
+        let v = if m.layer == OVER {
+            m.gain
         } else {
-            let next = if l < cx.layer {
-                cx.lower.value(l, f.slots[k])
+            let next = if m.layer < layer {
+                lower.value(m.layer, m.slot)
             } else {
-                let known = load(cx.memo, f.slots[k]);
+                let known = load(memo, m.slot);
                 assert!(
                     known != UNKNOWN,
-                    "the schedule of layer {} visits {:?} before its child {:?}",
-                    cx.layer,
-                    f.slot,
-                    c.next
+                    "the schedule of layer {layer} visits slot {} before its child in slot {}",
+                    p.slot,
+                    m.slot
                 );
                 i32::from(known)
             };
-            c.gain + if c.turn_passed { -next } else { next }
+            m.gain + if m.turn_passed { -next } else { next }
         };
         best = best.max(v);
     }
-    let v = if f.children.is_empty() {
+    let v = if p.moves.is_empty() {
         0
     } else {
         to_entry(best)
     };
-    cx.memo[f.slot as usize].store(v, Ordering::Relaxed);
+    memo[p.slot as usize].store(v, Ordering::Relaxed);
 }
 
 /// Computes and memoises `F` of the root in frame `root` (already filled) and of every internal

@@ -145,7 +145,7 @@
 
 use std::sync::atomic::{AtomicI16, Ordering};
 
-use crate::game::{Child, Children, Game, MAX_MOVES};
+use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
 
 mod acyclic;
 mod cyclic;
@@ -196,7 +196,7 @@ pub trait Indexer: Sync {
     /// earlier stage. The acyclic builder then needs no depth-first walk. The default is none;
     /// an index for a game with a potential that strictly rises along every internal edge can
     /// offer one (stage `s` holding the positions of the `s`-th largest potential).
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Self::G> + '_>> {
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
         let _ = layer;
         None
     }
@@ -248,20 +248,52 @@ pub fn place_children<I: Indexer + ?Sized>(
 
 /// The positions of one layer in stages, for the acyclic builder: every internal edge (a move to
 /// a position of the same layer) leads from a stage to an earlier one. The builder solves the
-/// stages in order, the units of each in parallel, and finds every child already known. It
-/// visits the positions in the order the schedule gives, so a schedule can also order each unit
-/// so that the children of successive positions lie near each other in memory.
-pub trait Schedule<G>: Sync {
+/// stages in order, the units of each in parallel, and finds every child already known. The
+/// schedule hands over each position's moves already placed ([`Placed`]), so it can generate
+/// them in whatever way suits its order (sharing work between successive positions), and it
+/// chooses the order, so it can put the lookups of successive positions near each other in
+/// memory.
+pub trait Schedule: Sync {
     /// The number of stages.
     fn stages(&self) -> usize;
 
     /// The number of units of work of `stage` (run in parallel, in any order).
     fn units(&self, stage: usize) -> usize;
 
-    /// Calls `f(slot, position)` for each slot of unit `unit` of `stage`, with `None` for a slot
-    /// that holds no live position (as [`Indexer::position`]). Over all stages and units, every
-    /// slot of the layer comes exactly once.
-    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<G>));
+    /// Calls `f(slot, moves)` for each slot of unit `unit` of `stage`, with the moves of its
+    /// position, or `None` for a slot that holds no live position (as [`Indexer::position`]).
+    /// Over all stages and units, every slot of the layer comes exactly once.
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<&[Placed]>));
+}
+
+/// One move as the scheduled builder sees it: what it wins, whether the turn passes, and where it
+/// leads (`layer` is [`OVER`] when the game is over there; `slot` is then meaningless).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// Net stake the mover wins by the move ([`crate::Child::gain`]).
+    pub gain: i32,
+    /// Whether the turn passes ([`crate::Child::turn_passed`]).
+    pub turn_passed: bool,
+    /// The layer of the position after the move, or [`OVER`].
+    pub layer: u32,
+    /// Its slot in that layer.
+    pub slot: u64,
+}
+
+/// The moves of `pos`, placed by `ix` ([`Indexer::children_placed`]): for a [`Schedule`] that
+/// has nothing faster.
+pub fn placed_moves<I: Indexer + ?Sized>(ix: &I, pos: &I::G, out: &mut FixedVec<Placed>) {
+    let mut kids = Children::new();
+    let (mut layers, mut slots) = ([OVER; MAX_MOVES], [0u64; MAX_MOVES]);
+    ix.children_placed(pos, &mut kids, &mut layers, &mut slots);
+    for (i, c) in kids.as_slice().iter().enumerate() {
+        out.push(Placed {
+            gain: c.gain,
+            turn_passed: c.turn_passed,
+            layer: layers[i],
+            slot: slots[i],
+        });
+    }
 }
 
 /// The layer [`Indexer::children_placed`] notes for a child whose game is over.

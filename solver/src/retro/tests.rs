@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::*;
-use crate::game::Children;
+use crate::game::{Children, FixedVec};
 
 // ---------------------------------------------------------------------------------------------
 // Harness
@@ -774,7 +774,7 @@ impl Indexer for Staged {
         self.ix.position(layer, index)
     }
 
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule<Rand<false>> + '_>> {
+    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
         fn height(
             ix: &RandIx<false>,
             layer: u32,
@@ -821,7 +821,7 @@ struct Levels<'a> {
     stages: Vec<Vec<u64>>,
 }
 
-impl Schedule<Rand<false>> for Levels<'_> {
+impl Schedule for Levels<'_> {
     fn stages(&self) -> usize {
         self.stages.len()
     }
@@ -830,13 +830,20 @@ impl Schedule<Rand<false>> for Levels<'_> {
         self.stages[stage].len().div_ceil(3)
     }
 
-    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<Rand<false>>)) {
+    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<&[Placed]>)) {
         for &slot in self.stages[stage]
             .chunks(3)
             .nth(unit)
             .expect("a unit of the stage")
         {
-            f(slot, self.ix.position(self.layer, slot));
+            match self.ix.position(self.layer, slot) {
+                Some(pos) => {
+                    let mut moves = FixedVec::new();
+                    placed_moves(self.ix, &pos, &mut moves);
+                    f(slot, Some(moves.as_slice()));
+                }
+                None => f(slot, None),
+            }
         }
     }
 }
