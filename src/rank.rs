@@ -226,6 +226,21 @@ pub fn rank64_of_word<const M: usize>(word: u128) -> u64 {
     sum
 }
 
+/// Part of [`rank64_in_layer`]: the terms of the pits `first..first + counts.len()` of a layout
+/// whose pits before `first` hold `before` seeds, `counts` giving those pits (wrapping `u64`
+/// arithmetic, exact under the conditions of [`key64`]). The rank of a layout is the sum of such
+/// parts over any split of its pits, the last pit left out.
+pub fn rank64_terms(counts: &[u8], first: usize, before: u32) -> u64 {
+    let mut sum = 0u64;
+    let mut bar = before as usize + first;
+    for (i, &c) in counts.iter().enumerate() {
+        bar += c as usize;
+        sum = sum.wrapping_add(BINOM64_BY_K[first + i + 1][bar]);
+        bar += 1;
+    }
+    sum
+}
+
 /// [`key64`] of the first `M` byte lanes of `word` holding `seeds` seeds in all, under the
 /// conditions of [`rank64_of_word`] and of [`KEY64_MAX_SEEDS`]: the rank plus the last pit's
 /// term, `C(seeds + M - 1, M) = layers_below(seeds, M)`.

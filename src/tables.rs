@@ -213,6 +213,13 @@ pub(crate) struct KalahStages {
     /// Every row of at most `k` seeds (pit `i` in byte `i`), grouped by seeds and potential,
     /// each group in colex order.
     rows: Vec<u64>,
+    /// For each row `x` of `rows`, the rank terms ([`rank::rank64_terms`]) it adds to a board:
+    /// as the mover's row (`front`); as the opponent's row of this layer (`back`) and of the
+    /// layer below (`back_below`: a board after a move that banked one seed, for the mover's
+    /// row holding the rest).
+    front: Vec<u64>,
+    back: Vec<u64>,
+    back_below: Vec<u64>,
     /// The work of each stage, in units.
     stages: Vec<Stage>,
 }
@@ -223,10 +230,12 @@ struct Stage {
     bounds: Vec<u32>,
 }
 
-/// Every position `(a, b)` with `a` in `rows[a]` and `b` in `rows[b]`.
+/// Every position `(a, b)` with `a` in `rows[a]` and `b` in `rows[b]`; the rows `b` hold
+/// `seeds_b` seeds.
 struct Piece {
     a: std::ops::Range<u32>,
     b: std::ops::Range<u32>,
+    seeds_b: u32,
 }
 
 /// The moves of the live board `w` (mover's view, `2N` lanes; `M = 2N`) of `seeds` seeds,
@@ -239,26 +248,7 @@ fn word_moves<const N: usize, const M: usize>(
     seeds: u32,
     out: &mut FixedVec<Placed>,
 ) {
-    word.for_each_move::<N>(w, |_, mv| {
-        out.push(match mv {
-            WordMove::Over { mover, opponent } => Placed {
-                gain: mover as i32 - opponent as i32,
-                turn_passed: true,
-                layer: OVER,
-                slot: 0,
-            },
-            WordMove::Next {
-                pits,
-                banked,
-                passed,
-            } => Placed {
-                gain: banked as i32,
-                turn_passed: passed,
-                layer: seeds - banked,
-                slot: rank::rank64_of_word::<M>(pits),
-            },
-        })
-    });
+    word.for_each_move::<N>(w, |_, mv| out.push(placed::<M>(mv, seeds)));
 }
 
 /// About how many positions a unit of work holds (so that the pipeline of a unit stays full and
@@ -302,6 +292,17 @@ impl KalahStages {
             rows[at[c] as usize] = w;
             at[c] += 1;
         }
+        let terms = |x: u64, first: usize, before: usize| {
+            rank::rank64_terms(&x.to_le_bytes()[..n - first.min(1)], first, before as u32)
+        };
+        let seeds_of = |x: u64| x.to_le_bytes().iter().map(|&c| c as usize).sum::<usize>();
+        let front = rows.iter().map(|&x| terms(x, 0, 0)).collect();
+        // The opponent's row in a board of `k` seeds: the mover's row holds `k - |x|`.
+        let back = rows.iter().map(|&x| terms(x, n, k - seeds_of(x))).collect();
+        let back_below = rows
+            .iter()
+            .map(|&x| terms(x, n, (k - seeds_of(x)).saturating_sub(1)))
+            .collect();
         let group =
             |seeds: usize, phi: usize| start[class(seeds, phi)]..start[class(seeds, phi) + 1];
         let stages = (0..=top)
@@ -329,6 +330,7 @@ impl KalahStages {
                             pieces.push(Piece {
                                 a: from..to,
                                 b: b.clone(),
+                                seeds_b: seeds_b as u32,
                             });
                             in_unit += (to - from) as usize * per_a;
                             if in_unit >= UNIT {
@@ -349,33 +351,157 @@ impl KalahStages {
             word,
             layer,
             rows,
+            front,
+            back,
+            back_below,
             stages,
         }
     }
 
     /// [`Schedule::for_each`] on `N` holes (`M = 2N` pits).
+    ///
+    /// While the mover's row `a` stays the same and `b` runs through a group, most moves of `a`
+    /// do the same thing to every board, and so is most of their children's rank:
+    ///
+    /// - a sowing that ends in the mover's own row, on a pit that held seeds (no capture), leads
+    ///   to `(b, a')` in this layer, turn passed: slot `front[b] + R`, with `R` the rank terms of
+    ///   `a'` behind `b`'s `|b|` seeds;
+    /// - a sowing that ends in the store leads to `(a', b)` one layer down, same mover: slot
+    ///   `R + back_below[b]`, with `R` the terms of `a'` in front;
+    ///
+    /// so both are worked out once per `a` ([`Plan`]), and per board cost an add. The board's
+    /// own slot is `front[a] + back[b]`. Every other move (a capture, which depends on `b`; a
+    /// sowing round into `b`; a move that ends the game) is sown on the whole board
+    /// ([`KalahWord::one_move`]).
     #[inline(always)]
     fn visit<const N: usize, const M: usize>(
         &self,
         pieces: &[Piece],
         f: &mut dyn FnMut(u64, Option<&[Placed]>),
     ) {
+        let k = self.layer;
         let mut moves = FixedVec::new();
         for p in pieces {
-            for &a in &self.rows[p.a.start as usize..p.a.end as usize] {
-                for &b in &self.rows[p.b.start as usize..p.b.end as usize] {
+            let b_rows = p.b.start as usize..p.b.end as usize;
+            for ai in p.a.start as usize..p.a.end as usize {
+                let a = self.rows[ai];
+                let a_front = self.front[ai];
+                let plan = Plan::of::<N>(a, p.seeds_b);
+                for bi in b_rows.clone() {
+                    let b = self.rows[bi];
                     let w = a as u128 | (b as u128) << (8 * N);
-                    let slot = rank::rank64_of_word::<M>(w);
-                    if self.word.live::<N>(w) {
-                        moves.clear();
-                        word_moves::<N, M>(&self.word, w, self.layer, &mut moves);
-                        f(slot, Some(moves.as_slice()));
-                    } else {
+                    let slot = a_front.wrapping_add(self.back[bi]);
+                    debug_assert_eq!(slot, rank::rank64_of_word::<M>(w));
+                    if !self.word.live::<N>(w) {
                         f(slot, None);
+                        continue;
                     }
+                    moves.clear();
+                    for (j, step) in plan.steps.iter().enumerate() {
+                        match *step {
+                            Step::Empty => {}
+                            Step::Within(r) => moves.push(Placed {
+                                gain: 0,
+                                turn_passed: true,
+                                layer: k,
+                                slot: self.front[bi].wrapping_add(r),
+                            }),
+                            Step::Store(r) => moves.push(Placed {
+                                gain: 1,
+                                turn_passed: false,
+                                layer: k - 1,
+                                slot: r.wrapping_add(self.back_below[bi]),
+                            }),
+                            Step::Sow => moves.push(placed::<M>(self.word.one_move::<N>(w, j), k)),
+                        }
+                    }
+                    debug_assert!({
+                        let mut all = FixedVec::new();
+                        word_moves::<N, M>(&self.word, w, k, &mut all);
+                        all.as_slice() == moves.as_slice()
+                    });
+                    f(slot, Some(moves.as_slice()));
                 }
             }
         }
+    }
+}
+
+/// What each pit's move does on the boards `(a, b)` of one mover's row `a` (see
+/// [`KalahStages::visit`]).
+struct Plan {
+    steps: [Step; 8],
+}
+
+/// One pit's move in a [`Plan`].
+#[derive(Clone, Copy)]
+enum Step {
+    /// The pit is empty: no move.
+    Empty,
+    /// Ends in the mover's row without a capture; the rank terms of the sown row behind the
+    /// opponent's.
+    Within(u64),
+    /// Ends in the store; the rank terms of the sown row in front.
+    Store(u64),
+    /// Depends on the opponent's row: sow the whole board.
+    Sow,
+}
+
+impl Plan {
+    /// The plan of the mover's row `a` (`N` pits) against opponent's rows of `seeds_b` seeds.
+    #[inline(always)]
+    fn of<const N: usize>(a: u64, seeds_b: u32) -> Plan {
+        let mut steps = [Step::Empty; 8];
+        let pits = a.to_le_bytes();
+        for j in 0..N {
+            let s = pits[j] as usize;
+            if s == 0 {
+                continue;
+            }
+            let last = j + s;
+            // The row after the sowing, when it stays in the row or ends in the store.
+            let mut sown = pits;
+            sown[j] = 0;
+            for x in &mut sown[j + 1..last.min(N)] {
+                *x += 1;
+            }
+            let sown_seeds: u32 = sown[..N].iter().map(|&x| u32::from(x)).sum();
+            steps[j] = if last < N && pits[last] > 0 && seeds_b > 0 {
+                // Lands on seeds (no capture); the opponent's row is not empty, so the game goes
+                // on whatever the rule for its end.
+                sown[last] += 1;
+                Step::Within(rank::rank64_terms(&sown[..N - 1], N, seeds_b))
+            } else if last == N && seeds_b > 0 && sown_seeds > 0 {
+                // Banks one seed and moves again; both rows hold seeds, so the game goes on.
+                Step::Store(rank::rank64_terms(&sown[..N], 0, 0))
+            } else {
+                Step::Sow
+            };
+        }
+        Plan { steps }
+    }
+}
+
+/// A move from [`KalahWord`] as [`Placed`], from a board of `seeds` seeds, ranking the child.
+#[inline(always)]
+fn placed<const M: usize>(mv: WordMove, seeds: u32) -> Placed {
+    match mv {
+        WordMove::Over { mover, opponent } => Placed {
+            gain: mover as i32 - opponent as i32,
+            turn_passed: true,
+            layer: OVER,
+            slot: 0,
+        },
+        WordMove::Next {
+            pits,
+            banked,
+            passed,
+        } => Placed {
+            gain: banked as i32,
+            turn_passed: passed,
+            layer: seeds - banked,
+            slot: rank::rank64_of_word::<M>(pits),
+        },
     }
 }
 

@@ -219,62 +219,79 @@ impl KalahWord {
         mut f: impl FnMut(usize, WordMove),
     ) {
         debug_assert_eq!(N, self.holes as usize);
+        let board = open_store::<N>(pits);
+        for j in 0..N {
+            if lane(board, j) != 0 {
+                f(j, self.sow::<N>(board, j));
+            }
+        }
+    }
+
+    /// The move from pit `j` (not empty) of the mover of `pits` (as in
+    /// [`KalahWord::for_each_move`]).
+    #[inline(always)]
+    pub(crate) fn one_move<const N: usize>(&self, pits: u128, j: usize) -> WordMove {
+        self.sow::<N>(open_store::<N>(pits), j)
+    }
+
+    /// Sows pit `j` (not empty) of `board` (the lanes of the type's docs, store lane empty).
+    #[inline(always)]
+    fn sow<const N: usize>(&self, board: u128, j: usize) -> WordMove {
         let c = 2 * N + 1;
         let row = ones(N) * 0xff;
         let opp_row = row << (8 * (N + 1));
-        // Open the store lane between the rows.
-        let board = (pits & row) | ((pits & !row) << 8);
-        let masks = &MASKS[c];
-        for (j, after_j) in masks[..N].iter().enumerate() {
-            let s = lane(board, j) as usize;
-            if s == 0 {
-                continue;
+        let s = lane(board, j) as usize;
+        debug_assert!(s > 0);
+        let (laps, r) = if s < c { (0, s) } else { (s / c, s % c) };
+        let mut w = (board & !lane_mask(j)) + ones(c) * laps as u128 + MASKS[c][j][r];
+        let last = if j + r >= c { j + r - c } else { j + r };
+        let mut banked = lane(w, N);
+        let extra_turn = last == N;
+        // "Was empty" is "holds 1 now", which also covers the emptied origin refilled by a lap
+        // of 2n + 1 seeds (§3.3, example K5).
+        if last < N && lane(w, last) == 1 {
+            let opposite = 2 * N - last;
+            let taken = lane(w, opposite);
+            if taken > 0 || self.rules.empty_capture {
+                w &= !(lane_mask(last) | lane_mask(opposite));
+                banked += 1 + taken;
             }
-            let (laps, r) = if s < c { (0, s) } else { (s / c, s % c) };
-            let mut w = (board & !lane_mask(j)) + ones(c) * laps as u128 + after_j[r];
-            let last = if j + r >= c { j + r - c } else { j + r };
-            let mut banked = lane(w, N);
-            let extra_turn = last == N;
-            // "Was empty" is "holds 1 now", which also covers the emptied origin refilled by a
-            // lap of 2n + 1 seeds (§3.3, example K5).
-            if last < N && lane(w, last) == 1 {
-                let opposite = 2 * N - last;
-                let taken = lane(w, opposite);
-                if taken > 0 || self.rules.empty_capture {
-                    w &= !(lane_mask(last) | lane_mask(opposite));
-                    banked += 1 + taken;
-                }
+        }
+        let mine = w & row;
+        let theirs = w & opp_row;
+        let over = if self.rules.end_when_mover_empty {
+            if extra_turn {
+                mine == 0
+            } else {
+                theirs == 0
             }
-            let mine = w & row;
-            let theirs = w & opp_row;
-            let over = if self.rules.end_when_mover_empty {
-                if extra_turn {
-                    mine == 0
-                } else {
-                    theirs == 0
-                }
-            } else {
-                mine == 0 || theirs == 0
-            };
-            let result = if over {
-                WordMove::Over {
-                    mover: banked + lane_sum(mine),
-                    opponent: lane_sum(theirs),
-                }
-            } else if extra_turn {
-                WordMove::Next {
-                    pits: mine | (theirs >> 8),
-                    banked,
-                    passed: false,
-                }
-            } else {
-                WordMove::Next {
-                    pits: (theirs >> (8 * (N + 1))) | (mine << (8 * N)),
-                    banked,
-                    passed: true,
-                }
-            };
-            f(j, result);
+        } else {
+            mine == 0 || theirs == 0
+        };
+        if over {
+            WordMove::Over {
+                mover: banked + lane_sum(mine),
+                opponent: lane_sum(theirs),
+            }
+        } else if extra_turn {
+            WordMove::Next {
+                pits: mine | (theirs >> 8),
+                banked,
+                passed: false,
+            }
+        } else {
+            WordMove::Next {
+                pits: (theirs >> (8 * (N + 1))) | (mine << (8 * N)),
+                banked,
+                passed: true,
+            }
         }
     }
+}
+
+/// `pits` (`2N` lanes) with the store lane opened between the rows.
+#[inline(always)]
+fn open_store<const N: usize>(pits: u128) -> u128 {
+    let row = ones(N) * 0xff;
+    (pits & row) | ((pits & !row) << 8)
 }
