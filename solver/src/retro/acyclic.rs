@@ -1,4 +1,5 @@
-//! Acyclic layers: memoised depth-first minimax inside the layer, parallel over chunks of slots.
+//! Acyclic layers: memoised depth-first minimax inside the layer, parallel over chunks of slots;
+//! or, when the index offers a [`Schedule`], stage after stage with no walk at all.
 //!
 //! The work is dominated by memory latency: every child is a lookup at a random place, either in
 //! a lower layer's table or in this layer's memo. So when a position's children are generated,
