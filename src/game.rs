@@ -63,13 +63,13 @@ pub fn final_value<R: Rules>(p: &Position<R>, future: i32) -> i32 {
 
 impl<R: Rules> Position<R> {
     /// Kalah's one-word move generator, when these are Kalah's rules, the board fits a word and
-    /// the game is on with at most `256 - 2n` seeds (what a word's rank needs; far beyond any
-    /// board the search meets).
+    /// the game is on with at most `257 - 2n` seeds (what a word's rank needs,
+    /// [`rank::rank64_of_word`]).
     #[inline(always)]
     fn word(&self) -> Option<KalahWord> {
         let kalah = self.rules().as_kalah()?;
         let b = self.board();
-        if b.to_move.is_none() || b.seeds_on_board() as usize + b.ring().len() > 256 {
+        if b.to_move.is_none() || b.seeds_on_board() as usize + b.ring().len() > 257 {
             return None;
         }
         KalahWord::new(kalah, b.holes)
@@ -214,8 +214,8 @@ impl<R: Rules> Game for Position<R> {
     fn key(&self) -> u128 {
         if self.word().is_some() {
             let seeds = self.layer();
-            let m = self.board().ring().len();
-            if seeds <= rank::KEY64_MAX_SEEDS[m] && seeds as usize + m <= 256 {
+            // `word()` checked the seeds against the word; the key must also fit 64 bits.
+            if seeds <= rank::KEY64_MAX_SEEDS[self.board().ring().len()] {
                 return u128::from(match self.board().holes {
                     1 => self.word_key::<1, 2>(seeds),
                     2 => self.word_key::<2, 4>(seeds),

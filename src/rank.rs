@@ -294,6 +294,61 @@ mod tests {
         }
     }
 
+    /// The word forms equal the slice forms up to their limits: every board of 1 to 16 pits,
+    /// with the most seeds a word's rank and a 64-bit key allow, and a few fewer.
+    #[test]
+    fn word_ranks_agree_with_slice_ranks_at_their_limits() {
+        fn check<const M: usize>() {
+            let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ M as u64;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            // A board holds at most 255 seeds (a pit is a byte).
+            let most = (257 - M as u32).min(255).min(KEY64_MAX_SEEDS[M]);
+            for _ in 0..2000 {
+                let k = most - (next() % 4).min(most as u64) as u32;
+                let len = layer_len(k, M);
+                let rank = u128::from(next()) % len;
+                let mut c = [0u8; 16];
+                unrank_in_layer(k, M, rank, &mut c[..M]);
+                let word = u128::from_le_bytes(c);
+                assert_eq!(
+                    rank64_of_word::<M>(word),
+                    rank64_in_layer(&c[..M], &[]),
+                    "{c:?}"
+                );
+                assert_eq!(rank64_of_word::<M>(word) as u128, rank, "{c:?}");
+                assert_eq!(key64_of_word::<M>(word, k), key64(&c[..M], &[]), "{c:?}");
+                let split = M / 2;
+                let by_parts = rank64_terms(&c[..split], 0, 0).wrapping_add(rank64_terms(
+                    &c[split..M - 1],
+                    split,
+                    c[..split].iter().map(|&x| u32::from(x)).sum(),
+                ));
+                assert_eq!(by_parts, rank64_of_word::<M>(word), "{c:?}");
+            }
+        }
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<4>();
+        check::<5>();
+        check::<6>();
+        check::<7>();
+        check::<8>();
+        check::<9>();
+        check::<10>();
+        check::<11>();
+        check::<12>();
+        check::<13>();
+        check::<14>();
+        check::<15>();
+        check::<16>();
+    }
+
     #[test]
     fn key64_limits_are_tight() {
         for (m, &k) in KEY64_MAX_SEEDS.iter().enumerate().skip(1) {

@@ -87,8 +87,7 @@ impl<G: Game> Stack<G> {
         f.cursor = 0;
         f.best = i32::MIN;
         f.children.clear();
-        cx.ix
-            .children_placed(pos, &mut f.children, &mut f.layers, &mut f.slots);
+        super::place_children(cx.ix, pos, &mut f.children, &mut f.layers, &mut f.slots);
         for i in 0..f.children.len() {
             let l = f.layers[i];
             if l == OVER {

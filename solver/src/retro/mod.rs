@@ -200,35 +200,14 @@ pub trait Indexer: Sync {
         let _ = layer;
         None
     }
-
-    /// Appends the children of `pos` (a live position) to `out`, which the caller has cleared,
-    /// and notes where each one lies: `layers[i]` and `slots[i]` are child `i`'s layer and slot,
-    /// or `layers[i] == OVER` when the game is over there (nothing to look up; the slot is
-    /// then meaningless).
-    ///
-    /// The default generates the children with [`Game::children`] and indexes each live one.
-    /// The acyclic builder calls this once per slot, so an index that can do it faster for its
-    /// game (without the general position code) should override it. An override must give the
-    /// same moves with the same gains and turn flags in the same order, the same places, and for
-    /// each child in this layer a `next` that stands for the same slot (it may be another
-    /// position of that slot, for instance the board seen from the other side): the builder
-    /// walks into it.
-    #[inline]
-    fn children_placed(
-        &self,
-        pos: &Self::G,
-        out: &mut Children<Self::G>,
-        layers: &mut [u32; MAX_MOVES],
-        slots: &mut [u64; MAX_MOVES],
-    ) {
-        place_children(self, pos, out, layers, slots);
-    }
 }
 
-/// The default [`Indexer::children_placed`], for overrides to fall back on: the children from
-/// [`Game::children`], each live one indexed by `ix`.
+/// Appends the children of `pos` (a live position) to `out`, which the caller has cleared, and
+/// notes where each one lies: `layers[i]` and `slots[i]` are child `i`'s layer and slot, or
+/// `layers[i] == OVER` when the game is over there (nothing to look up; the slot is then
+/// meaningless).
 #[inline]
-pub fn place_children<I: Indexer + ?Sized>(
+pub(crate) fn place_children<I: Indexer + ?Sized>(
     ix: &I,
     pos: &I::G,
     out: &mut Children<I::G>,
@@ -280,12 +259,12 @@ pub struct Placed {
     pub slot: u64,
 }
 
-/// The moves of `pos`, placed by `ix` ([`Indexer::children_placed`]): for a [`Schedule`] that
-/// has nothing faster.
+/// The moves of `pos` ([`Game::children`]), each live child indexed by `ix`: for a [`Schedule`]
+/// that has nothing faster.
 pub fn placed_moves<I: Indexer + ?Sized>(ix: &I, pos: &I::G, out: &mut FixedVec<Placed>) {
     let mut kids = Children::new();
     let (mut layers, mut slots) = ([OVER; MAX_MOVES], [0u64; MAX_MOVES]);
-    ix.children_placed(pos, &mut kids, &mut layers, &mut slots);
+    place_children(ix, pos, &mut kids, &mut layers, &mut slots);
     for (i, c) in kids.as_slice().iter().enumerate() {
         out.push(Placed {
             gain: c.gain,
@@ -296,7 +275,7 @@ pub fn placed_moves<I: Indexer + ?Sized>(ix: &I, pos: &I::G, out: &mut FixedVec<
     }
 }
 
-/// The layer [`Indexer::children_placed`] notes for a child whose game is over.
+/// The layer of a [`Placed`] move after which the game is over.
 pub const OVER: u32 = u32::MAX;
 
 /// The exact values of the layers below the one being solved (the tables built so far), by
