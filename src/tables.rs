@@ -597,6 +597,17 @@ mod tests {
         assert_eq!(fast.as_slice(), general.as_slice(), "{pos}");
     }
 
+    /// A fixed-start xorshift generator: `next(bound)` is in `0..bound`.
+    fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |bound| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        }
+    }
+
     const KALAHS: [Kalah; 4] = [
         Kalah {
             empty_capture: false,
@@ -653,13 +664,7 @@ mod tests {
     /// option set. Whole positions are compared: pits, stores, side to move.
     #[test]
     fn kalah_word_children_and_keys_match_the_general_code() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1du64);
         for holes in 1..=7u8 {
             let m = 2 * holes as usize;
             for rules in KALAHS {
@@ -744,13 +749,7 @@ mod tests {
     /// 64 bits (long laps, big pits).
     #[test]
     fn kalah_word_agrees_with_the_rules_on_random_boards() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % bound
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15u64);
         for holes in [6u8, 7] {
             let m = 2 * holes as usize;
             for rules in KALAHS {
