@@ -175,7 +175,7 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn option_names(&self) -> Vec<&'static str>;
 
     /// These rules as [`Kalah`]'s, when they are (the table builder has a faster move generator
-    /// for Kalah, [`KalahWord`]).
+    /// for Kalah, `KalahWord`).
     fn as_kalah(&self) -> Option<Kalah> {
         None
     }
