@@ -13,7 +13,7 @@ use crate::board::{Move, Pit, Pits, Side};
 use crate::position::Board;
 use crate::rank;
 use crate::rules::Rules;
-use crate::rules::{rotate, KalahWord, WordMove};
+use crate::rules::{rotate, with_word_size, KalahWord, WordMove};
 use crate::Position;
 use solver::{Child, Children, Game};
 
@@ -195,15 +195,8 @@ impl<R: Rules> Game for Position<R> {
     #[inline]
     fn children(&self, out: &mut Children<Self>) {
         if let Some(word) = self.word() {
-            match self.board().holes {
-                1 => return self.word_children::<1>(&word, out),
-                2 => return self.word_children::<2>(&word, out),
-                3 => return self.word_children::<3>(&word, out),
-                4 => return self.word_children::<4>(&word, out),
-                5 => return self.word_children::<5>(&word, out),
-                6 => return self.word_children::<6>(&word, out),
-                _ => return self.word_children::<7>(&word, out),
-            }
+            let holes = self.board().holes;
+            return with_word_size!(holes, |N, M| self.word_children::<N>(&word, out));
         }
         self.general_children(out);
     }
@@ -216,15 +209,8 @@ impl<R: Rules> Game for Position<R> {
             let seeds = self.layer();
             // `word()` checked the seeds against the word; the key must also fit 64 bits.
             if seeds <= rank::KEY64_MAX_SEEDS[self.board().ring().len()] {
-                return u128::from(match self.board().holes {
-                    1 => self.word_key::<1, 2>(seeds),
-                    2 => self.word_key::<2, 4>(seeds),
-                    3 => self.word_key::<3, 6>(seeds),
-                    4 => self.word_key::<4, 8>(seeds),
-                    5 => self.word_key::<5, 10>(seeds),
-                    6 => self.word_key::<6, 12>(seeds),
-                    _ => self.word_key::<7, 14>(seeds),
-                });
+                let holes = self.board().holes;
+                return u128::from(with_word_size!(holes, |N, M| self.word_key::<N, M>(seeds)));
             }
         }
         self.general_key()

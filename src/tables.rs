@@ -26,7 +26,7 @@ use tables::TableId;
 
 use crate::board::{Pits, Side};
 use crate::rank;
-use crate::rules::{KalahWord, Rules, WordMove};
+use crate::rules::{with_word_size, KalahWord, Rules, WordMove};
 use crate::Position;
 
 /// The environment variable naming the default table directory.
@@ -166,15 +166,7 @@ impl<R: Rules> MancalaIndexer<R> {
         if let Some(word) = &self.word {
             let p = Pits::from_slice(pits);
             let w = p.low_word();
-            let live = match word.holes() {
-                1 => word.live::<1>(w),
-                2 => word.live::<2>(w),
-                3 => word.live::<3>(w),
-                4 => word.live::<4>(w),
-                5 => word.live::<5>(w),
-                6 => word.live::<6>(w),
-                _ => word.live::<7>(w),
-            };
+            let live = with_word_size!(word.holes(), |N, M| word.live::<N>(w));
             return live.then(|| Position::south_to_move_unchecked(self.rules, self.holes, p));
         }
         self.general_live(pits)
@@ -529,15 +521,7 @@ impl Schedule for KalahStages {
     fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<&[Placed]>)) {
         let s = &self.stages[stage];
         let pieces = &s.pieces[s.bounds[unit] as usize..s.bounds[unit + 1] as usize];
-        match self.word.holes() {
-            1 => self.visit::<1, 2>(pieces, f),
-            2 => self.visit::<2, 4>(pieces, f),
-            3 => self.visit::<3, 6>(pieces, f),
-            4 => self.visit::<4, 8>(pieces, f),
-            5 => self.visit::<5, 10>(pieces, f),
-            6 => self.visit::<6, 12>(pieces, f),
-            _ => self.visit::<7, 14>(pieces, f),
-        }
+        with_word_size!(self.word.holes(), |N, M| self.visit::<N, M>(pieces, f))
     }
 }
 
@@ -576,15 +560,7 @@ mod tests {
         let word = ix.word.expect("Kalah on at most 7 holes");
         let (w, k) = (pos.board().pits.low_word(), pos.layer());
         let mut out = FixedVec::new();
-        match ix.holes {
-            1 => word_moves::<1, 2>(&word, w, k, &mut out),
-            2 => word_moves::<2, 4>(&word, w, k, &mut out),
-            3 => word_moves::<3, 6>(&word, w, k, &mut out),
-            4 => word_moves::<4, 8>(&word, w, k, &mut out),
-            5 => word_moves::<5, 10>(&word, w, k, &mut out),
-            6 => word_moves::<6, 12>(&word, w, k, &mut out),
-            _ => word_moves::<7, 14>(&word, w, k, &mut out),
-        }
+        with_word_size!(ix.holes, |N, M| word_moves::<N, M>(&word, w, k, &mut out));
         out.as_slice().to_vec()
     }
 

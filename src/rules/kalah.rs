@@ -104,6 +104,30 @@ pub(crate) struct KalahWord {
     holes: u8,
 }
 
+/// Runs `$body` with the word's board size as constants: `$n` holes and `$m = 2 * $n` pits, for
+/// `$holes` in `1..=7` (what [`KalahWord::new`] accepts). Every shift and mask of the word code
+/// is then a constant, and the rank's loop unrolls.
+macro_rules! with_word_size {
+    ($holes:expr, |$n:ident, $m:ident| $body:expr) => {
+        match $holes {
+            1 => with_word_size!(@ 1, 2, $n, $m, $body),
+            2 => with_word_size!(@ 2, 4, $n, $m, $body),
+            3 => with_word_size!(@ 3, 6, $n, $m, $body),
+            4 => with_word_size!(@ 4, 8, $n, $m, $body),
+            5 => with_word_size!(@ 5, 10, $n, $m, $body),
+            6 => with_word_size!(@ 6, 12, $n, $m, $body),
+            _ => with_word_size!(@ 7, 14, $n, $m, $body),
+        }
+    };
+    (@ $nv:literal, $mv:literal, $n:ident, $m:ident, $body:expr) => {{
+        const $n: usize = $nv;
+        #[allow(dead_code)] // not every body needs the pit count
+        const $m: usize = $mv;
+        $body
+    }};
+}
+pub(crate) use with_word_size;
+
 /// One move of [`KalahWord::for_each_move`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum WordMove {

@@ -19,7 +19,7 @@ mod walak_pussa;
 pub use dakon::Dakon;
 pub use djenon_aboure::DjenonAboure;
 pub use kalah::Kalah;
-pub(crate) use kalah::{rotate, KalahWord, WordMove};
+pub(crate) use kalah::{rotate, with_word_size, KalahWord, WordMove};
 pub use san_yao::SanYao;
 pub use walak_pussa::WalakPussa;
 
