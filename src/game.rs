@@ -220,6 +220,22 @@ impl<R: Rules> Game for Position<R> {
         rank::layers_below(self.layer() + 1, self.board().ring().len())
     }
 
+    /// The rules' guess ([`Rules::estimate`]) from the mover's row and the opponent's.
+    fn estimate(&self) -> i32 {
+        if self.to_move().is_none() {
+            return 0;
+        }
+        let (front, back) = self.mover_rows();
+        let n = usize::from(self.board().holes);
+        // `front` is the whole ring when South moves, North's row when North does.
+        let (mine, theirs) = if back.is_empty() {
+            (&front[..n], &front[n..2 * n])
+        } else {
+            (front, back)
+        };
+        self.rules().estimate(mine, theirs)
+    }
+
     #[inline]
     fn stake(&self) -> i32 {
         self.board().seeds_on_board() as i32
@@ -240,10 +256,7 @@ impl<R: Rules> Game for Position<R> {
     /// seeds at home and more often ends in the store; trying those moves first (the classic
     /// Kalah ordering) cut the nodes of Kalah 6x3 by 70% and 5x4 by 35%, and is neutral to
     /// slightly better on the other games.
-    ///
-    /// (No `estimate` on top of it: an eighth of the mover's row minus the opponent's helped the
-    /// small boards by 10-15% and Kalah(6,4) empty-capture by 11%, but cost Kalah(6,4) standard
-    /// 18%: 196 M → 231 M nodes on 1 thread.)
+
     #[inline]
     fn order_hint(mv: Move) -> u8 {
         mv.0

@@ -140,9 +140,10 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// Encodes a move as a small integer in `0..MAX_MOVES` (for the transposition table).
     fn move_index(mv: Self::Move) -> u8;
 
-    /// A guess at the future value of the position for the side to move, used only to order
-    /// moves (never to decide a value), so any answer is safe; 0, the default, means "no idea".
-    /// The search asks for it at many nodes, so it should be cheap.
+    /// A guess at the future value of the position for the side to move, used only at the
+    /// horizon of the heuristic look-ahead that gives the exact search its first guess and its
+    /// move hints near the root (never to decide a value), so any answer is safe; 0, the
+    /// default, means "no idea". Asked a few hundred thousand times per solve.
     fn estimate(&self) -> i32 {
         0
     }

@@ -67,6 +67,19 @@ impl Rules for Kalah {
         Some(*self)
     }
 
+    /// The mover's free moves minus the opponent's: pits whose sowing ends in the owner's store
+    /// and so earns an extra turn. A free move is worth a seed and a tempo, and the opponent's
+    /// free moves are threats the mover may have to spoil.
+    ///
+    /// Measured (1 thread, nodes, against no estimate): Kalah(6,4) standard with K=18 tables
+    /// 47.9 M -> 40.5 M, without tables 131.4 M -> 112.4 M; empty-capture with K=17 tables
+    /// 24.7 M -> 21.2 M; 5x4 -12%, 6x3 -10%, 4x6 -10%, 5x5 +4%. An eighth of the seeds in the
+    /// mover's row minus the opponent's made (6,4) standard 9% worse; the mover's free moves
+    /// alone, 14% better but a worse first guess on empty-capture (-6%).
+    fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
+        free_moves(mine) - free_moves(theirs)
+    }
+
     fn option_names(&self) -> Vec<&'static str> {
         let mut v = Vec::new();
         if self.empty_capture {
@@ -318,4 +331,50 @@ impl KalahWord {
 fn open_store<const N: usize>(pits: u128) -> u128 {
     let row = ones(N) * 0xff;
     (pits & row) | ((pits & !row) << 8)
+}
+
+/// The pits of `row` (one player's row, in sowing order) whose sowing ends in that player's
+/// store: `steps` to the store plus whole laps of `2n + 1` (the own pits, the own store and the
+/// opponent's pits; the opponent's store is skipped).
+fn free_moves(row: &[u8]) -> i32 {
+    let n = row.len();
+    let lap = 2 * n + 1;
+    let free = row.iter().enumerate().filter(|&(i, &seeds)| {
+        let (seeds, steps) = (usize::from(seeds), n - i);
+        seeds >= steps && (seeds - steps) % lap == 0
+    });
+    free.count() as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use solver::Game;
+
+    fn position(s: &str) -> Position<Kalah> {
+        let setup = s.parse().expect("notation");
+        Position::from_setup(Kalah::default(), &setup).expect("position")
+    }
+
+    /// A free move has exactly the steps to the store, or that plus whole laps of 2n + 1.
+    #[test]
+    fn free_moves_end_in_the_store() {
+        assert_eq!(free_moves(&[6, 5, 4, 3, 2, 1]), 6);
+        assert_eq!(free_moves(&[4, 4, 4, 4, 4, 4]), 1);
+        // 19 = 6 + 13 from the far pit; 14 = 1 + 13 from the nearest; 7 and 2 overshoot.
+        assert_eq!(free_moves(&[19, 0, 0, 7, 0, 14]), 2);
+        assert_eq!(free_moves(&[0, 0, 0, 0, 0, 2]), 0);
+        assert_eq!(free_moves(&[]), 0);
+    }
+
+    /// The search's estimate is the mover's free moves minus the opponent's, from either side.
+    #[test]
+    fn estimate_is_free_moves_of_the_mover_minus_the_opponent() {
+        assert_eq!(position("6,5,4,3,2,1/19,0,0,0,0,1/0,0/S").estimate(), 6 - 2);
+        assert_eq!(position("6,5,4,3,2,1/19,0,0,0,0,1/0,0/N").estimate(), 2 - 6);
+        assert_eq!(position("4,4,4,4,4,4/4,4,4,4,4,4/0,0/S").estimate(), 0);
+        // A finished game has no guess.
+        assert_eq!(position("0,0,0/0,0,0/6,6/-").estimate(), 0);
+    }
 }

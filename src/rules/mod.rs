@@ -179,6 +179,15 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn as_kalah(&self) -> Option<Kalah> {
         None
     }
+
+    /// A guess at the future value for the side to move, from its row `mine` and the opponent's
+    /// row `theirs` (each in sowing order): the search's heuristic look-ahead scores its horizon
+    /// with it ([`solver::Game::estimate`]). Only a guess, so any answer is safe; the default 0
+    /// means "no idea".
+    fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
+        let _ = (mine, theirs);
+        0
+    }
 }
 
 /// The usual candidate rule: any non-empty own pit (Kalah, Dakon, San-Yao).
