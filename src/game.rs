@@ -256,7 +256,6 @@ impl<R: Rules> Game for Position<R> {
     /// seeds at home and more often ends in the store; trying those moves first (the classic
     /// Kalah ordering) cut the nodes of Kalah 6x3 by 70% and 5x4 by 35%, and is neutral to
     /// slightly better on the other games.
-
     #[inline]
     fn order_hint(mv: Move) -> u8 {
         mv.0
