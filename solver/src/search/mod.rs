@@ -316,6 +316,9 @@ pub(crate) struct Shared<'a, G: Game> {
     pub(crate) oracle: Option<&'a dyn Oracle<G>>,
     pub(crate) busy: &'a [AtomicU16],
     pub(crate) threads: usize,
+    /// Plies below which a thread defers even a first child that another thread is in
+    /// (`node::DEFER_FIRST_PLY` for value jobs, 0 for yes/no tests).
+    pub(crate) defer_first_ply: u32,
     pub(crate) stop: Option<&'a AtomicBool>,
     pub(crate) progress: Option<&'a Progress>,
     /// Raised by the first thread that finishes the job.
@@ -511,6 +514,10 @@ impl<'o, G: Game> Solver<'o, G> {
             oracle: self.oracle,
             busy: &self.busy,
             threads,
+            defer_first_ply: match job {
+                Job::Exact(..) => node::DEFER_FIRST_PLY,
+                Job::AtLeast(..) => 0,
+            },
             stop: self.cfg.stop.as_deref(),
             progress: self.cfg.progress.as_deref(),
             done: AtomicBool::new(false),
