@@ -156,6 +156,15 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
         }
         Some(Box::new(KalahStages::new(word, layer)))
     }
+
+    /// Exact: the schedule is made and measured (a few milliseconds).
+    fn schedule_bytes(&self, layer: u32) -> u64 {
+        let Some(word) = self.word else { return 0 };
+        if layer as usize + self.pits() > 257 {
+            return 0;
+        }
+        KalahStages::new(word, layer).heap_bytes()
+    }
 }
 
 impl<R: Rules> MancalaIndexer<R> {
@@ -213,13 +222,21 @@ pub(crate) struct KalahStages {
     front: Vec<u64>,
     back: Vec<u64>,
     back_below: Vec<u64>,
+    /// `front_plus[r - 1][x]`: the terms of row `x` with a seed added to each of its first `r`
+    /// pits, in front (the opponent's row after a sowing that passed the store and ended `r`
+    /// pits into it, seen from its owner, who moves next).
+    front_plus: Vec<Vec<u64>>,
+    /// `front_zero[p][x]`: the terms of row `x` with pit `p` emptied, in front (the opponent's
+    /// row after a capture from its pit `p`, seen from its owner, who moves next).
+    front_zero: Vec<Vec<u64>>,
     /// The work of each stage, in units.
     stages: Vec<Stage>,
 }
 
 // Memory: the rows of at most k seeds number C(k + n, n), against C(k + 2n - 1, 2n - 1) slots in
-// the layer (230 k rows of 32 bytes against 84.7 M slots for 6 holes and k = 20), so the schedule
-// is a small addition to the build's estimate.
+// the layer: for 6 holes and k = 19, 177 k rows of 8 + 8 * (3 + 2n) = 128 bytes (and the stages'
+// pieces), about 23 MiB against 54.6 M slots of 3 bytes. The build's estimate counts it
+// ([`Indexer::schedule_bytes`]).
 
 /// The units of work of one stage: unit `u` is `pieces[bounds[u]..bounds[u+1]]`.
 struct Stage {
@@ -307,6 +324,30 @@ impl KalahStages {
             .iter()
             .map(|&x| behind(x, (layer - seeds_of(x)).saturating_sub(1)))
             .collect();
+        let front_plus = (1..=n)
+            .map(|r| {
+                rows.iter()
+                    .map(|&x| {
+                        let mut p = x.to_le_bytes();
+                        for c in &mut p[..r] {
+                            *c += 1;
+                        }
+                        rank::rank64_terms(&p[..n], 0, 0)
+                    })
+                    .collect()
+            })
+            .collect();
+        let front_zero = (0..n)
+            .map(|p| {
+                rows.iter()
+                    .map(|&x| {
+                        let mut c = x.to_le_bytes();
+                        c[p] = 0;
+                        rank::rank64_terms(&c[..n], 0, 0)
+                    })
+                    .collect()
+            })
+            .collect();
         let group =
             |seeds: usize, phi: usize| start[class(seeds, phi)]..start[class(seeds, phi) + 1];
         let stages = (0..=top)
@@ -358,8 +399,29 @@ impl KalahStages {
             front,
             back,
             back_below,
+            front_plus,
+            front_zero,
             stages,
         }
+    }
+
+    /// The memory its tables take.
+    fn heap_bytes(&self) -> u64 {
+        let words = self.rows.capacity()
+            + self.front.capacity()
+            + self.back.capacity()
+            + self.back_below.capacity()
+            + self.front_plus.iter().map(Vec::capacity).sum::<usize>()
+            + self.front_zero.iter().map(Vec::capacity).sum::<usize>();
+        let stages: usize = self
+            .stages
+            .iter()
+            .map(|s| {
+                s.pieces.capacity() * std::mem::size_of::<Piece>()
+                    + s.bounds.capacity() * std::mem::size_of::<u32>()
+            })
+            .sum();
+        (words * 8 + stages + self.stages.capacity() * std::mem::size_of::<Stage>()) as u64
     }
 
     /// [`Schedule::for_each`] on `N` holes (`M = 2N` pits).
@@ -372,11 +434,22 @@ impl KalahStages {
     ///   `a'` behind `b`'s `|b|` seeds;
     /// - a sowing that ends in the store leads to `(a', b)` one layer down, same mover: slot
     ///   `R + back_below[b]`, with `R` the terms of `a'` in front;
+    /// - a sowing that passes the store and ends `r` pits into the opponent's row leads to
+    ///   `(b + 1 in its first r pits, a')` one layer down, turn passed: slot
+    ///   `front_plus[r - 1][b] + R`, with `R` the terms of `a'` behind `|b| + r` seeds;
+    /// - a sowing that ends in an empty pit of the mover's row depends on `b` only through the
+    ///   opposite pit `p`: with `v` seeds there it captures them (or under the standard rule, with
+    ///   none, the seed stays: slot `front[b] + R` as above), leading to `(b without pit p, a')`
+    ///   `1 + v` layers down: slot `front_zero[p][b]` plus the terms of `a'` behind `|b| - v`
+    ///   seeds (five table reads, as `v` varies);
     ///
-    /// so both are worked out once per `a` ([`Plan`]), and per board cost an add. The board's
-    /// own slot is `front[a] + back[b]`. Every other move (a capture, which depends on `b`; a
-    /// sowing round into `b`; a move that ends the game) is sown on the whole board
-    /// ([`KalahWord::one_move`]).
+    /// so all are worked out once per `a` ([`Plan`]), and per board cost an add or a few. The
+    /// board's own slot is `front[a] + back[b]`. Every other move (a sowing round the board, a
+    /// move that ends the game) is sown on the whole board ([`KalahWord::one_move`]).
+    ///
+    /// Measured on 6 holes (tables identical): planning the last two kinds as well, instead of
+    /// sowing them on the whole board, took the K=18 build from 7.11 to 5.99 s on 1 thread, and
+    /// from 3.56-3.58 to 3.10-3.22 s (K=18) and 5.98-6.37 to 5.06-5.39 s (K=19) on 2.
     #[inline(always)]
     fn visit<const N: usize, const M: usize>(
         &self,
@@ -390,7 +463,7 @@ impl KalahStages {
             for ai in p.a.start as usize..p.a.end as usize {
                 let a = self.rows[ai];
                 let a_front = self.front[ai];
-                let plan = Plan::of::<N>(a, p.seeds_b);
+                let plan = Plan::of::<N>(a, p.seeds_b, self.word.rules().empty_capture);
                 for bi in b_rows.clone() {
                     let b = self.rows[bi];
                     let w = a as u128 | (b as u128) << (8 * N);
@@ -416,6 +489,43 @@ impl KalahStages {
                                 layer: k - 1,
                                 slot: r.wrapping_add(self.back_below[bi]),
                             }),
+                            Step::Beyond(r, terms) => moves.push(Placed {
+                                gain: 1,
+                                turn_passed: true,
+                                layer: k - 1,
+                                slot: self.front_plus[usize::from(r) - 1][bi].wrapping_add(terms),
+                            }),
+                            Step::Capture {
+                                opposite,
+                                row,
+                                no_capture,
+                            } => {
+                                let taken = b.to_le_bytes()[usize::from(opposite)];
+                                let seeds_b = p.seeds_b;
+                                moves.push(if let (0, Some(stays)) = (taken, no_capture) {
+                                    // Standard rule, nothing opposite: the seed stays.
+                                    Placed {
+                                        gain: 0,
+                                        turn_passed: true,
+                                        layer: k,
+                                        slot: self.front[bi].wrapping_add(stays),
+                                    }
+                                } else if u32::from(taken) < seeds_b {
+                                    let t = seeds_b - u32::from(taken);
+                                    let behind =
+                                        rank::rank64_terms(&row.to_le_bytes()[..N - 1], N, t);
+                                    Placed {
+                                        gain: 1 + i32::from(taken),
+                                        turn_passed: true,
+                                        layer: k - 1 - u32::from(taken),
+                                        slot: self.front_zero[usize::from(opposite)][bi]
+                                            .wrapping_add(behind),
+                                    }
+                                } else {
+                                    // The capture empties the opponent's row: the game ends.
+                                    placed::<M>(self.word.one_move::<N>(w, j), k)
+                                });
+                            }
                             Step::Sow => moves.push(placed::<M>(self.word.one_move::<N>(w, j), k)),
                         }
                     }
@@ -447,6 +557,19 @@ enum Step {
     Within(u64),
     /// Ends in the store; the rank terms of the sown row in front.
     Store(u64),
+    /// Passes the store and ends this many pits into the opponent's row (no lap), leaving seeds
+    /// in the mover's row; the rank terms of the sown row behind the opponent's, which now
+    /// holds that many more seeds.
+    Beyond(u8, u64),
+    /// Ends in an empty pit of the mover's row, opposite the opponent's pit `opposite`; `row` is
+    /// the mover's row after the capture (pits as bytes). `no_capture`: under the standard rule,
+    /// the rank terms of the sown row behind the opponent's for when the opposite pit is empty
+    /// and the seed stays (none under the empty-capture rule, which banks it anyway).
+    Capture {
+        opposite: u8,
+        row: u64,
+        no_capture: Option<u64>,
+    },
     /// Depends on the opponent's row: sow the whole board.
     Sow,
 }
@@ -454,7 +577,7 @@ enum Step {
 impl Plan {
     /// The plan of the mover's row `a` (`N` pits) against opponent's rows of `seeds_b` seeds.
     #[inline(always)]
-    fn of<const N: usize>(a: u64, seeds_b: u32) -> Plan {
+    fn of<const N: usize>(a: u64, seeds_b: u32, empty_capture: bool) -> Plan {
         let mut steps = [Step::Empty; 8];
         let pits = a.to_le_bytes();
         for j in 0..N {
@@ -478,6 +601,34 @@ impl Plan {
             } else if last == N && seeds_b > 0 && sown_seeds > 0 {
                 // Banks one seed and moves again; both rows hold seeds, so the game goes on.
                 Step::Store(rank::rank64_terms(&sown[..N], 0, 0))
+            } else if last < N && pits[last] == 0 && seeds_b > 0 && {
+                let mut row = sown;
+                row[last] = 0;
+                row[..N].iter().any(|&x| x > 0)
+            } {
+                // Lands in an empty pit of the mover's row. What happens depends on the pit
+                // opposite; the mover's row keeps seeds after a capture, so the game goes on
+                // unless the capture empties the opponent's row.
+                let mut row = sown;
+                row[last] = 0;
+                let no_capture = (!empty_capture).then(|| {
+                    let mut stays = sown;
+                    stays[last] = 1;
+                    rank::rank64_terms(&stays[..N - 1], N, seeds_b)
+                });
+                Step::Capture {
+                    opposite: (N - 1 - last) as u8,
+                    row: u64::from_le_bytes(row),
+                    no_capture,
+                }
+            } else if last > N && last <= 2 * N && sown_seeds > 0 {
+                // Banks one seed and ends in the opponent's row, which now holds seeds; the
+                // mover's row still does, so the game goes on whatever the rule for its end.
+                let r = last - N;
+                Step::Beyond(
+                    r as u8,
+                    rank::rank64_terms(&sown[..N - 1], N, seeds_b + r as u32),
+                )
             } else {
                 Step::Sow
             };
@@ -668,6 +819,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The build's memory estimate counts the schedule: Kalah's holds 16 words for each row of
+    /// at most `k` seeds (the row, its 3 + 2n rank terms, for 6 holes) besides its stages; the
+    /// other games have none.
+    #[test]
+    fn schedule_bytes_count_every_row() {
+        let ix = MancalaIndexer::new(KALAHS[0], 6);
+        assert_eq!(
+            ix.schedule_bytes(0),
+            KalahStages::new(ix.word.unwrap(), 0).heap_bytes()
+        );
+        for k in [1u32, 6, 12] {
+            let rows = rank::layers_below(k + 1, 6) as u64;
+            let bytes = ix.schedule_bytes(k);
+            assert!(
+                bytes >= rows * 128,
+                "layer {k}: {bytes} bytes for {rows} rows"
+            );
+            // The stages add little: a piece per few thousand positions or per pair of groups.
+            assert!(bytes < rows * 256 + 4096, "layer {k}: {bytes} bytes");
+        }
+        let dakon = MancalaIndexer::new(crate::rules::Dakon::default(), 7);
+        assert_eq!(dakon.schedule_bytes(10), 0);
     }
 
     /// Kalah's stages visit every slot of a layer once, with the moves of the position `position`

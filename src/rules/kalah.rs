@@ -233,6 +233,11 @@ impl KalahWord {
         self.holes
     }
 
+    /// The rules it sows by.
+    pub(crate) fn rules(&self) -> Kalah {
+        self.rules
+    }
+
     /// Whether the board `pits` (`2N` lanes, mover's row first) is a position the mover plays
     /// on, unchanged by the end-of-game rule (§3.4): the game is on, so the tables hold it.
     #[inline(always)]

@@ -68,7 +68,8 @@ impl MemoryEstimate {
 
 /// Bytes per slot of the retrograde analysis: 2 for the acyclic memo (the values are taken over
 /// in place) plus about one for the encoded file; a cyclic layer's graph needs about 25 bytes per
-/// slot plus 8 per internal edge (see `solver::retro`).
+/// slot plus 8 per internal edge (see `solver::retro`). Plus the top layer's schedule, if the
+/// index has one.
 pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32, max_moves: u32) -> MemoryEstimate {
     let per_slot = if <I::G as Game>::CAN_CYCLE {
         26 + 8 * max_moves as u64
@@ -83,7 +84,10 @@ pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32, max_moves: u32) -> Me
     MemoryEstimate {
         entries,
         largest_layer: largest,
-        working: largest.saturating_mul(per_slot),
+        // The top layer's schedule is the largest, and it lives while that layer is solved.
+        working: largest
+            .saturating_mul(per_slot)
+            .saturating_add(ix.schedule_bytes(max_layer)),
         tables: entries.saturating_sub(top).saturating_mul(2),
     }
 }

@@ -200,6 +200,13 @@ pub trait Indexer: Sync {
         let _ = layer;
         None
     }
+
+    /// The heap memory [`Indexer::schedule`] takes for `layer`, in bytes, for the build's memory
+    /// estimate (0 when there is no schedule).
+    fn schedule_bytes(&self, layer: u32) -> u64 {
+        let _ = layer;
+        0
+    }
 }
 
 /// Appends the children of `pos` (a live position) to `out`, which the caller has cleared, and
