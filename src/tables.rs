@@ -457,89 +457,157 @@ impl KalahStages {
         f: &mut dyn FnMut(u64, Option<&[Placed]>),
     ) {
         let k = self.layer;
-        let mut moves = FixedVec::new();
+        const UNSET: Placed = Placed {
+            gain: 0,
+            turn_passed: false,
+            layer: OVER,
+            slot: 0,
+        };
+        let mut buf = [[UNSET; 8]; CHUNK];
+        let mut count = [0usize; CHUNK];
+        let rules = self.word.rules();
         for p in pieces {
-            let b_rows = p.b.start as usize..p.b.end as usize;
             for ai in p.a.start as usize..p.a.end as usize {
                 let a = self.rows[ai];
                 let a_front = self.front[ai];
-                let plan = Plan::of::<N>(a, p.seeds_b, self.word.rules().empty_capture);
-                for bi in b_rows.clone() {
-                    let b = self.rows[bi];
-                    let w = a as u128 | (b as u128) << (8 * N);
-                    let slot = a_front.wrapping_add(self.back[bi]);
-                    debug_assert_eq!(slot, rank::rank64_of_word::<M>(w));
-                    if !self.word.live::<N>(w) {
-                        f(slot, None);
-                        continue;
+                // The mover's row holds seeds, and so does the opponent's unless the game ends
+                // only when the mover has none (`KalahWord::live`, the same for the whole piece).
+                let live = a != 0 && (rules.end_when_mover_empty || p.seeds_b > 0);
+                if !live {
+                    for bi in p.b.start as usize..p.b.end as usize {
+                        debug_assert!(!self
+                            .word
+                            .live::<N>(a as u128 | (self.rows[bi] as u128) << (8 * N)));
+                        f(a_front.wrapping_add(self.back[bi]), None);
                     }
-                    moves.clear();
-                    for (j, step) in plan.steps.iter().enumerate() {
+                    continue;
+                }
+                let plan = Plan::of::<N>(a, p.seeds_b, rules.empty_capture);
+                let mut start = p.b.start as usize;
+                while start < p.b.end as usize {
+                    let len = (p.b.end as usize - start).min(CHUNK);
+                    let chunk = start..start + len;
+                    count[..len].fill(0);
+                    let mut push = |x: usize, m: Placed| {
+                        buf[x][count[x]] = m;
+                        count[x] += 1;
+                    };
+                    // Move by move over the chunk, in increasing pit order for each board.
+                    for (j, step) in plan.steps[..N].iter().enumerate() {
                         match *step {
                             Step::Empty => {}
-                            Step::Within(r) => moves.push(Placed {
-                                gain: 0,
-                                turn_passed: true,
-                                layer: k,
-                                slot: self.front[bi].wrapping_add(r),
-                            }),
-                            Step::Store(r) => moves.push(Placed {
-                                gain: 1,
-                                turn_passed: false,
-                                layer: k - 1,
-                                slot: r.wrapping_add(self.back_below[bi]),
-                            }),
-                            Step::Beyond(r, terms) => moves.push(Placed {
-                                gain: 1,
-                                turn_passed: true,
-                                layer: k - 1,
-                                slot: self.front_plus[usize::from(r) - 1][bi].wrapping_add(terms),
-                            }),
+                            Step::Within(r) => {
+                                for (x, &front) in self.front[chunk.clone()].iter().enumerate() {
+                                    push(
+                                        x,
+                                        Placed {
+                                            gain: 0,
+                                            turn_passed: true,
+                                            layer: k,
+                                            slot: front.wrapping_add(r),
+                                        },
+                                    );
+                                }
+                            }
+                            Step::Store(r) => {
+                                for (x, &below) in self.back_below[chunk.clone()].iter().enumerate()
+                                {
+                                    push(
+                                        x,
+                                        Placed {
+                                            gain: 1,
+                                            turn_passed: false,
+                                            layer: k - 1,
+                                            slot: r.wrapping_add(below),
+                                        },
+                                    );
+                                }
+                            }
+                            Step::Beyond(r, terms) => {
+                                let plus = &self.front_plus[usize::from(r) - 1][chunk.clone()];
+                                for (x, &front) in plus.iter().enumerate() {
+                                    push(
+                                        x,
+                                        Placed {
+                                            gain: 1,
+                                            turn_passed: true,
+                                            layer: k - 1,
+                                            slot: front.wrapping_add(terms),
+                                        },
+                                    );
+                                }
+                            }
                             Step::Capture {
                                 opposite,
                                 row,
                                 no_capture,
                             } => {
-                                let taken = b.to_le_bytes()[usize::from(opposite)];
-                                let seeds_b = p.seeds_b;
-                                moves.push(if let (0, Some(stays)) = (taken, no_capture) {
-                                    // Standard rule, nothing opposite: the seed stays.
-                                    Placed {
-                                        gain: 0,
-                                        turn_passed: true,
-                                        layer: k,
-                                        slot: self.front[bi].wrapping_add(stays),
-                                    }
-                                } else if u32::from(taken) < seeds_b {
-                                    let t = seeds_b - u32::from(taken);
-                                    let behind =
-                                        rank::rank64_terms(&row.to_le_bytes()[..N - 1], N, t);
-                                    Placed {
-                                        gain: 1 + i32::from(taken),
-                                        turn_passed: true,
-                                        layer: k - 1 - u32::from(taken),
-                                        slot: self.front_zero[usize::from(opposite)][bi]
-                                            .wrapping_add(behind),
-                                    }
-                                } else {
-                                    // The capture empties the opponent's row: the game ends.
-                                    placed::<M>(self.word.one_move::<N>(w, j), k)
-                                });
+                                let zero = &self.front_zero[usize::from(opposite)];
+                                for (x, bi) in chunk.clone().enumerate() {
+                                    let b = self.rows[bi];
+                                    let taken = b.to_le_bytes()[usize::from(opposite)];
+                                    push(
+                                        x,
+                                        if let (0, Some(stays)) = (taken, no_capture) {
+                                            // Standard rule, nothing opposite: the seed stays.
+                                            Placed {
+                                                gain: 0,
+                                                turn_passed: true,
+                                                layer: k,
+                                                slot: self.front[bi].wrapping_add(stays),
+                                            }
+                                        } else if u32::from(taken) < p.seeds_b {
+                                            let t = p.seeds_b - u32::from(taken);
+                                            let behind = rank::rank64_terms(
+                                                &row.to_le_bytes()[..N - 1],
+                                                N,
+                                                t,
+                                            );
+                                            Placed {
+                                                gain: 1 + i32::from(taken),
+                                                turn_passed: true,
+                                                layer: k - 1 - u32::from(taken),
+                                                slot: zero[bi].wrapping_add(behind),
+                                            }
+                                        } else {
+                                            // The capture empties the opponent's row: the game
+                                            // ends.
+                                            let w = a as u128 | (b as u128) << (8 * N);
+                                            placed::<M>(self.word.one_move::<N>(w, j), k)
+                                        },
+                                    );
+                                }
                             }
-                            Step::Sow => moves.push(placed::<M>(self.word.one_move::<N>(w, j), k)),
+                            Step::Sow => {
+                                for (x, bi) in chunk.clone().enumerate() {
+                                    let w = a as u128 | (self.rows[bi] as u128) << (8 * N);
+                                    push(x, placed::<M>(self.word.one_move::<N>(w, j), k));
+                                }
+                            }
                         }
                     }
-                    debug_assert!({
-                        let mut all = FixedVec::new();
-                        word_moves::<N, M>(&self.word, w, k, &mut all);
-                        all.as_slice() == moves.as_slice()
-                    });
-                    f(slot, Some(moves.as_slice()));
+                    for (x, bi) in chunk.enumerate() {
+                        let slot = a_front.wrapping_add(self.back[bi]);
+                        let moves = &buf[x][..count[x]];
+                        debug_assert!({
+                            let w = a as u128 | (self.rows[bi] as u128) << (8 * N);
+                            let mut all = FixedVec::new();
+                            word_moves::<N, M>(&self.word, w, k, &mut all);
+                            slot == rank::rank64_of_word::<M>(w)
+                                && self.word.live::<N>(w)
+                                && all.as_slice() == moves
+                        });
+                        f(slot, Some(moves));
+                    }
+                    start += len;
                 }
             }
         }
     }
 }
+
+/// Boards of one mover's row that [`KalahStages::visit`] works on together, move by move.
+const CHUNK: usize = 32;
 
 /// What each pit's move does on the boards `(a, b)` of one mover's row `a` (see
 /// [`KalahStages::visit`]).
