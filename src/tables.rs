@@ -606,7 +606,9 @@ impl KalahStages {
     }
 }
 
-/// Boards of one mover's row that [`KalahStages::visit`] works on together, move by move.
+/// Boards of one mover's row that [`KalahStages::visit`] works on together, move by move: it
+/// matches on each pit's [`Step`] once per chunk, not once per board (an indirect jump that the
+/// branch predictor missed). Measured on 6 holes, K=18, 1 thread: 5.91 -> 4.95-5.10 s.
 const CHUNK: usize = 32;
 
 /// What each pit's move does on the boards `(a, b)` of one mover's row `a` (see
