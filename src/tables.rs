@@ -671,16 +671,11 @@ impl Plan {
             } else if last == N && seeds_b > 0 && sown_seeds > 0 {
                 // Banks one seed and moves again; both rows hold seeds, so the game goes on.
                 Step::Store(rank::rank64_terms(&sown[..N], 0, 0))
-            } else if last < N && pits[last] == 0 && seeds_b > 0 && {
-                let mut row = sown;
-                row[last] = 0;
-                row[..N].iter().any(|&x| x > 0)
-            } {
+            } else if last < N && pits[last] == 0 && seeds_b > 0 && sown_seeds > 0 {
                 // Lands in an empty pit of the mover's row. What happens depends on the pit
-                // opposite; the mover's row keeps seeds after a capture, so the game goes on
-                // unless the capture empties the opponent's row.
-                let mut row = sown;
-                row[last] = 0;
+                // opposite; the mover's row keeps seeds after a capture (`sown` is that row: its
+                // pit `last` is still empty), so the game goes on unless the capture empties the
+                // opponent's row.
                 let no_capture = (!empty_capture).then(|| {
                     let mut stays = sown;
                     stays[last] = 1;
@@ -688,7 +683,7 @@ impl Plan {
                 });
                 Step::Capture {
                     opposite: (N - 1 - last) as u8,
-                    row: u64::from_le_bytes(row),
+                    row: u64::from_le_bytes(sown),
                     no_capture,
                 }
             } else if last > N && last <= 2 * N && sown_seeds > 0 {
