@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use solver::{solve_layer, Game, Indexer, Lower};
 
 use crate::error::TableError;
-use crate::format::{encode_file, write_atomic, Encoding, TableId};
+use crate::format::{encode_parts, write_atomic, Encoding, TableId};
 use crate::table::Table;
 
 /// How to build.
@@ -160,10 +160,10 @@ pub fn build<I: Indexer>(
         if layer < max_layer {
             plain.push(pool.install(|| plain_of_values(&values)));
         }
-        let bytes = pool.install(|| encode_file(id, layer, &values));
+        let (head, payload) = pool.install(|| encode_parts(id, layer, &values));
         drop(values);
-        write_atomic(&path, &bytes)?;
-        let t = Table::from_bytes(path, bytes)?;
+        write_atomic(&path, &[&head, &payload])?;
+        let t = Table::from_parts(path, &head, payload)?;
         report(&layer_report(&t, started, false, rebuilt_because));
         tables.push(t);
     }
@@ -234,18 +234,41 @@ fn plain_of_table(t: &Table) -> Option<Vec<i8>> {
 /// zeros. The check costs one `position` call per zero, a small share of the layer.
 fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
     use rayon::prelude::*;
-    if layer % 2 == 0 || values.par_iter().any(|&v| v != 0 && v % 2 == 0) {
+    if layer % 2 == 0 {
         return;
     }
-    let zeros_are_unused = values
+    // One pass over the layer finds both an even value (then nothing is filled) and the zeros,
+    // which are few (about 85 thousand of Kalah's 54.6 million at 6 holes, layer 19); three
+    // passes took 87 ms at that layer.
+    const CHUNK: usize = 1 << 16;
+    let scan: Option<Vec<Vec<u32>>> = values
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut zeros = Vec::new();
+            for (i, &v) in chunk.iter().enumerate() {
+                if v == 0 {
+                    zeros.push(i as u32);
+                } else if v % 2 == 0 {
+                    return None;
+                }
+            }
+            Some(zeros)
+        })
+        .collect();
+    let Some(zeros) = scan else {
+        return;
+    };
+    let slot = |c: usize, i: u32| (c * CHUNK) as u64 + u64::from(i);
+    let unused = zeros
         .par_iter()
         .enumerate()
-        .all(|(i, &v)| v != 0 || ix.position(layer, i as u64).is_none());
-    if zeros_are_unused {
-        values
-            .par_iter_mut()
-            .filter(|v| **v == 0)
-            .for_each(|v| *v = 1);
+        .all(|(c, z)| z.iter().all(|&i| ix.position(layer, slot(c, i)).is_none()));
+    if unused {
+        for (c, z) in zeros.iter().enumerate() {
+            for &i in z {
+                values[slot(c, i) as usize] = 1;
+            }
+        }
     }
 }
 

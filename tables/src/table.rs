@@ -34,6 +34,8 @@ pub struct Table {
     bytes: Bytes,
     header: Header,
     payload_at: usize,
+    /// The length of the file (`bytes` may hold only the payload, see [`Table::from_parts`]).
+    file_len: u64,
     path: PathBuf,
     /// Where the block bases start in the payload (nibble encoding), `ceil(entries / 2)`.
     bases_at: usize,
@@ -81,6 +83,31 @@ impl Table {
         Self::new(path.into(), Bytes::Owned(owned))
     }
 
+    /// A table from a file in the two parts that [`format::encode_parts`] makes (`path` is only
+    /// for messages), keeping `payload` where it is.
+    ///
+    /// # Errors
+    /// As [`format::parse`].
+    pub fn from_parts(
+        path: impl Into<PathBuf>,
+        head: &[u8],
+        payload: Vec<u8>,
+    ) -> Result<Self, TableError> {
+        let path = path.into();
+        let (header, payload_at) = format::parse_parts(&path, head, &payload)?;
+        if payload_at != head.len() {
+            return Err(TableError::BadHeader {
+                path,
+                reason: format!(
+                    "the header ends at {payload_at}, its part at {}",
+                    head.len()
+                ),
+            });
+        }
+        let file_len = (head.len() + payload.len()) as u64;
+        Self::with_header(path, Bytes::Owned(payload), header, 0, file_len)
+    }
+
     /// Reads a table file into memory.
     ///
     /// # Errors
@@ -115,6 +142,18 @@ impl Table {
 
     fn new(path: PathBuf, bytes: Bytes) -> Result<Self, TableError> {
         let (header, payload_at) = format::parse(&path, bytes.as_slice())?;
+        let file_len = bytes.as_slice().len() as u64;
+        Self::with_header(path, bytes, header, payload_at, file_len)
+    }
+
+    /// A table whose header was parsed: the payload is `bytes[payload_at..]`.
+    fn with_header(
+        path: PathBuf,
+        bytes: Bytes,
+        header: Header,
+        payload_at: usize,
+        file_len: u64,
+    ) -> Result<Self, TableError> {
         if usize::try_from(header.entries).is_err() {
             return Err(TableError::TooLarge {
                 layer: header.layer,
@@ -126,6 +165,7 @@ impl Table {
             bytes,
             header,
             payload_at,
+            file_len,
             path,
             bases_at,
             fence: Vec::new(),
@@ -197,7 +237,7 @@ impl Table {
 
     /// Bytes of the whole file.
     pub fn file_bytes(&self) -> u64 {
-        self.bytes.as_slice().len() as u64
+        self.file_len
     }
 
     #[inline(always)]

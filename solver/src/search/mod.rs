@@ -509,6 +509,11 @@ impl<'o, G: Game> Solver<'o, G> {
             p.start_job(lo, hi);
         }
         let threads = self.cfg.threads.max(1);
+        // Marks are updated without atomic read-modify-writes (see `Searcher::mark_busy`), so a
+        // race may have left one set: start every job from none.
+        for b in self.busy.iter() {
+            b.store(0, Ordering::Relaxed);
+        }
         let shared = Shared {
             tt: &self.tt,
             oracle: self.oracle,

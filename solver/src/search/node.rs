@@ -138,6 +138,30 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         e
     }
 
+    /// Marks the node of `key` as being searched by one more thread (or one less).
+    ///
+    /// A plain load and store, not an atomic read-modify-write: a `lock`-prefixed instruction
+    /// waits for every load in flight, and those are the children's table prefetches that the
+    /// node has just started. Measured on Kalah(6,4) standard with K=19 tables, 1 thread with the
+    /// marks forced on: 11.2-11.4 s with `fetch_add`/`fetch_sub`, 9.9-10.3 s with load and
+    /// store (10.0-10.6 s with no marks at all). Two threads can lose an update when they mark
+    /// the same slot at the same moment; the mark is only a hint, so that can only put a child
+    /// off needlessly, never change a value, and `Solver::run` clears the marks before each job.
+    /// Saturating at both ends keeps a lost update from wrapping round.
+    #[inline]
+    fn mark_busy(&self, key: u128, enter: bool) {
+        let b = self.busy_slot(key);
+        let v = b.load(Ordering::Relaxed);
+        b.store(
+            if enter {
+                v.saturating_add(1)
+            } else {
+                v.saturating_sub(1)
+            },
+            Ordering::Relaxed,
+        );
+    }
+
     fn busy_slot(&self, key: u128) -> &AtomicU16 {
         let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         &self.sh.busy[(h >> (64 - super::BUSY_BITS)) as usize]
@@ -468,7 +492,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // right now is put off until the others are done: by then its value is likely in the table.
         let defer = self.sh.threads > 1 && ply < DEFER_PLY;
         if defer {
-            self.busy_slot(key).fetch_add(1, Ordering::Relaxed);
+            self.mark_busy(key, true);
         }
         let mut best = i32::MIN;
         let mut best_i = None;
@@ -516,7 +540,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             }
         }
         if defer {
-            self.busy_slot(key).fetch_sub(1, Ordering::Relaxed);
+            self.mark_busy(key, false);
         }
         let best_mv = best_i.map(|i| G::move_index(kids[i].mv)).or(tt_move);
         Outcome {
