@@ -323,6 +323,29 @@ pub(crate) struct Shared<'a, G: Game> {
     pub(crate) progress: Option<&'a Progress>,
     /// Raised by the first thread that finishes the job.
     pub(crate) done: AtomicBool,
+    /// The bounds on a value job's value proven so far by any thread. Each thread runs its own
+    /// sequence of null-window tests; a thread whose test another thread has answered gives it
+    /// up and goes on from the new bounds. Without this, the thread that lost the race finished
+    /// each test on its own: on Kalah(6,4) standard with K=19 tables, 2 threads, the first test
+    /// took one thread 1.1 M nodes and the other 5.0 M, 4 M nodes of 32-35 M wasted.
+    lower: AtomicI32,
+    upper: AtomicI32,
+}
+
+impl<G: Game> Shared<'_, G> {
+    /// The bounds proven so far on the value job's value.
+    pub(crate) fn proven(&self) -> (i32, i32) {
+        (
+            self.lower.load(Ordering::Relaxed),
+            self.upper.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Records bounds a thread proved.
+    pub(crate) fn prove(&self, lo: i32, hi: i32) {
+        self.lower.fetch_max(lo, Ordering::Relaxed);
+        self.upper.fetch_min(hi, Ordering::Relaxed);
+    }
 }
 
 impl<'o, G: Game> Solver<'o, G> {
@@ -526,6 +549,14 @@ impl<'o, G: Game> Solver<'o, G> {
             stop: self.cfg.stop.as_deref(),
             progress: self.cfg.progress.as_deref(),
             done: AtomicBool::new(false),
+            lower: AtomicI32::new(match job {
+                Job::Exact(_, lo, _) => lo,
+                Job::AtLeast(..) => i32::MIN,
+            }),
+            upper: AtomicI32::new(match job {
+                Job::Exact(_, _, hi) => hi,
+                Job::AtLeast(..) => i32::MAX,
+            }),
         };
         let mut answer = None;
         let mut stats = Stats::default();
@@ -587,14 +618,24 @@ fn run_job<G: Game>(s: &mut Searcher<'_, '_, G>, job: Job<G>) -> Option<i32> {
             let mut run = 0;
             let mut last_high = None;
             loop {
-                let r = s.root(&pos, med, med + 1)?;
-                let high = r > med;
-                if high {
-                    lo = r.min(hi);
-                } else {
-                    hi = r.max(lo);
-                }
-                s.narrow(lo, hi);
+                // A test after one that failed high is expected to fail low: there every move
+                // of the side to move must be refuted (see `node::DEFER_FIRST_PLY`).
+                let high = match s.test(&pos, med, last_high == Some(true)) {
+                    Ok(r) => {
+                        if r > med {
+                            lo = r.min(hi);
+                        } else {
+                            hi = r.max(lo);
+                        }
+                        s.prove(lo, hi);
+                        r > med
+                    }
+                    // Another thread answered this test: go on from its bounds.
+                    Err(true) => s.proven().0 > med,
+                    Err(false) => return None,
+                };
+                let (l, h) = s.proven();
+                (lo, hi) = (lo.max(l), hi.min(h));
                 if lo >= hi {
                     break;
                 }

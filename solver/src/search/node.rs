@@ -20,18 +20,24 @@ const POLL_INTERVAL: u64 = 1 << 12;
 /// a few % fewer nodes again but ran 10% fewer nodes/s.
 const DEFER_PLY: u32 = 32;
 
-/// Nodes at a ply below this defer even their first child when another thread is in it. Near the
-/// root of the proof that the value is no higher (which is most of a solve) every move must be
-/// refuted, so a second thread does better starting on a sibling than following the first thread
-/// down the same move. Measured on Kalah(6,4) standard, 2 threads, 128 MiB, interleaved runs: with
-/// K=19 tables 37.5 M -> 33.2 M nodes and 7.12 -> 6.17 s (means of 5); K=18, 47.1 M -> 42.6 M and
-/// 9.47 -> 8.62 s (4). Only ply 0: no better (37.9 M). Up to ply 8: worse (41.3 M).
+/// Expected ALL nodes at a ply below this defer even their first child when another thread is
+/// in it. At an ALL node every move must be refuted, so a second thread does better starting on a
+/// sibling than following the first thread down the same move; at a CUT node it would spend
+/// itself on moves that one refutation makes needless. A node's expected type comes from the
+/// test: the root of a test expected to fail low (one that follows a test that failed high) is an
+/// ALL node, the root of any other a CUT node, and a child has its parent's type when the mover
+/// moves again, the other type when the turn passes.
+///
+/// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of the value job
+/// (1 thread: 29.9 M): first-child deferral at plies 0-1 whatever the type, 30.5-59.9 M over 9
+/// runs (4 above 36 M); at expected ALL nodes only, below ply 24, 30.3-32.2 M over 10 runs.
+/// Below ply 12 or 48 gave about the same, with an outlier of 37 M at 12.
 ///
 /// Only in jobs that find a value. The yes/no tests of the best-move phase start at a root move's
 /// child, where the opponent needs one refutation: there the second thread should help with the
 /// first child, not guess at its siblings. With the deferral in those tests too, Kalah(6,5)
 /// standard's best-move phase took 2.09 B nodes and 823 s; without, 1.33 B and about 500 s.
-pub(crate) const DEFER_FIRST_PLY: u32 = 2;
+pub(crate) const DEFER_FIRST_PLY: u32 = 24;
 
 /// One position on the current search path (cyclic games only).
 #[derive(Clone, Copy)]
@@ -74,6 +80,11 @@ pub(crate) struct Searcher<'s, 'a, G: Game> {
     /// Nodes already reported to the shared progress counters.
     flushed: u64,
     aborted: bool,
+    /// The threshold `t` of the null-window test running now ("is `F >= t + 1`?") in a value job,
+    /// which the thread gives up when another thread has already answered it.
+    test: Option<i32>,
+    /// Whether the search was given up for that reason (`aborted` is then set too).
+    moot: bool,
     /// The positions of the current search path, root first (cyclic games only).
     path: Vec<PathEntry>,
 }
@@ -86,6 +97,8 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             next_poll: 0, // look at the flags at the first node: a raised stop flag wins at once
             flushed: 0,
             aborted: false,
+            test: None,
+            moot: false,
             path: Vec::with_capacity(if G::CAN_CYCLE { 1024 } else { 0 }),
         }
     }
@@ -96,19 +109,49 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         self.stats
     }
 
-    /// Reports proven bounds on the job's value.
-    pub(crate) fn narrow(&self, lo: i32, hi: i32) {
+    /// Reports proven bounds on the job's value, to the other threads and the progress display.
+    pub(crate) fn prove(&self, lo: i32, hi: i32) {
+        self.sh.prove(lo, hi);
         if let Some(p) = self.sh.progress {
             p.narrow(lo, hi);
         }
     }
 
+    /// The bounds on the job's value proven so far by any thread.
+    pub(crate) fn proven(&self) -> (i32, i32) {
+        self.sh.proven()
+    }
+
     /// A search of `pos` as a fresh root with window `(alpha, beta)`; `None` when stopped.
     pub(crate) fn root(&mut self, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
+        self.test = None;
         self.path.clear();
         let key = pos.key();
-        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, alpha, beta);
+        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, false, alpha, beta);
         (!self.aborted).then_some(v)
+    }
+
+    /// The null-window test of a value job: whether `F(pos) > t`, as a fail-soft bound, or
+    /// `Err(true)` when the thread gave the test up because another thread answered it (see
+    /// `Shared::proven`), `Err(false)` when stopped. `all`: whether the test is expected to fail
+    /// low.
+    pub(crate) fn test(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, bool> {
+        self.path.clear();
+        self.test = Some(t);
+        self.moot = false;
+        let key = pos.key();
+        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, all, t, t + 1);
+        self.test = None;
+        if self.moot {
+            self.aborted = false;
+            self.moot = false;
+            return Err(true);
+        }
+        if self.aborted {
+            Err(false)
+        } else {
+            Ok(v)
+        }
     }
 
     fn flush(&mut self) {
@@ -126,6 +169,12 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
         {
             self.aborted = true;
+        } else if let Some(t) = self.test {
+            let (lo, hi) = self.sh.proven();
+            if lo > t || hi <= t {
+                self.aborted = true;
+                self.moot = true;
+            }
         }
         self.flush();
     }
@@ -258,13 +307,15 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     /// Fail-soft alpha-beta on the future value of `pos` (whose key is `key`, in table slot
-    /// `slot`) at `ply`. Returns the value and the cut ply (see the module docs of `search`).
+    /// `slot`) at `ply`; `all` says whether the node is expected to be an ALL node (see
+    /// [`DEFER_FIRST_PLY`]). Returns the value and the cut ply (see the module docs of `search`).
     fn search(
         &mut self,
         pos: &G,
         key: u128,
         slot: Slot,
         ply: u32,
+        all: bool,
         alpha: i32,
         beta: i32,
     ) -> (i32, u32) {
@@ -339,7 +390,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         }
 
         let nodes_before = self.stats.nodes;
-        let out = self.expand(pos, key, ply, alpha, beta, tt_move);
+        let out = self.expand(pos, key, ply, all, alpha, beta, tt_move);
         if G::CAN_CYCLE {
             self.path.pop();
         }
@@ -386,6 +437,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         pos: &G,
         key: u128,
         ply: u32,
+        all: bool,
         mut alpha: i32,
         beta: i32,
         tt_move: Option<u8>,
@@ -511,7 +563,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                 }
                 if pass == 0
                     && defer
-                    && (j > 0 || ply < self.sh.defer_first_ply)
+                    && (j > 0 || (all && ply < self.sh.defer_first_ply))
                     && k.lo < k.hi
                     && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
                 {
@@ -519,7 +571,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     n_deferred += 1;
                     continue;
                 }
-                let (v, c) = self.child(&kids[i], k.key, k.slot, k.lo, k.hi, ply, alpha, beta);
+                let (v, c) = self.child(&kids[i], k.key, k.slot, k.lo, k.hi, ply, all, alpha, beta);
                 if self.aborted {
                     break;
                 }
@@ -563,6 +615,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         lo: i32,
         hi: i32,
         ply: u32,
+        all: bool,
         alpha: i32,
         beta: i32,
     ) -> (i32, u32) {
@@ -570,10 +623,26 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             return (lo, NO_CUT);
         }
         if c.turn_passed {
-            let (r, cut) = self.search(&c.next, key, slot, ply + 1, c.gain - beta, c.gain - alpha);
+            let (r, cut) = self.search(
+                &c.next,
+                key,
+                slot,
+                ply + 1,
+                !all,
+                c.gain - beta,
+                c.gain - alpha,
+            );
             (c.gain - r, cut)
         } else {
-            let (r, cut) = self.search(&c.next, key, slot, ply + 1, alpha - c.gain, beta - c.gain);
+            let (r, cut) = self.search(
+                &c.next,
+                key,
+                slot,
+                ply + 1,
+                all,
+                alpha - c.gain,
+                beta - c.gain,
+            );
             (c.gain + r, cut)
         }
     }

@@ -753,3 +753,37 @@ fn perf_large_graph() {
     }
     assert_eq!(values[0], values[1]);
 }
+
+/// A thread gives up a null-window test that another thread already answered (the shared
+/// proven bounds settle it), and says so; a test they do not settle runs to its answer.
+#[test]
+fn a_test_another_thread_answered_is_given_up() {
+    let g = take_game(3, 24, -4, 6);
+    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
+    let busy: Vec<AtomicU16> = (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect();
+    let shared = |lower, upper| Shared {
+        tt: &tt,
+        oracle: None,
+        busy: &busy,
+        threads: 2,
+        defer_first_ply: node::DEFER_FIRST_PLY,
+        stop: None,
+        progress: None,
+        done: AtomicBool::new(false),
+        lower: AtomicI32::new(lower),
+        upper: AtomicI32::new(upper),
+    };
+    let s = g.stake();
+    let mut memo = HashMap::new();
+    let v = brute(&g, &mut memo);
+    for t in [v - 2, v - 1, v, v + 1] {
+        // Proven above t, or proven at most t: either way the test is moot.
+        for (lo, hi) in [(t + 1, s), (-s, t)] {
+            let sh = shared(lo, hi);
+            assert_eq!(Searcher::new(&sh).test(&g, t, false), Err(true), "t {t}");
+        }
+        let sh = shared(-s, s);
+        let r = Searcher::new(&sh).test(&g, t, t >= v).unwrap();
+        assert_eq!(r > t, v > t, "t {t}: fail-soft {r}, value {v}");
+    }
+}
