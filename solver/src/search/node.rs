@@ -39,6 +39,29 @@ const DEFER_PLY: u32 = 32;
 /// standard's best-move phase took 2.09 B nodes and 823 s; without, 1.33 B and about 500 s.
 pub(crate) const DEFER_FIRST_PLY: u32 = 24;
 
+/// Where a node sits: its ply, and whether it is expected to be an ALL node (see
+/// [`DEFER_FIRST_PLY`]).
+#[derive(Clone, Copy)]
+struct Place {
+    ply: u32,
+    all: bool,
+}
+
+impl Place {
+    fn root(all: bool) -> Self {
+        Place { ply: 0, all }
+    }
+
+    /// The place of a child: the other type when the turn passes, the same when the mover moves
+    /// again.
+    fn child(self, turn_passed: bool) -> Self {
+        Place {
+            ply: self.ply + 1,
+            all: self.all != turn_passed,
+        }
+    }
+}
+
 /// One position on the current search path (cyclic games only).
 #[derive(Clone, Copy)]
 struct PathEntry {
@@ -127,7 +150,14 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         self.test = None;
         self.path.clear();
         let key = pos.key();
-        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, false, alpha, beta);
+        let (v, _) = self.search(
+            pos,
+            key,
+            self.sh.tt.slot(key),
+            Place::root(false),
+            alpha,
+            beta,
+        );
         (!self.aborted).then_some(v)
     }
 
@@ -140,7 +170,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         self.test = Some(t);
         self.moot = false;
         let key = pos.key();
-        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), 0, all, t, t + 1);
+        let (v, _) = self.search(pos, key, self.sh.tt.slot(key), Place::root(all), t, t + 1);
         self.test = None;
         if self.moot {
             self.aborted = false;
@@ -307,15 +337,13 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     /// Fail-soft alpha-beta on the future value of `pos` (whose key is `key`, in table slot
-    /// `slot`) at `ply`; `all` says whether the node is expected to be an ALL node (see
-    /// [`DEFER_FIRST_PLY`]). Returns the value and the cut ply (see the module docs of `search`).
+    /// `slot`) at `at`. Returns the value and the cut ply (see the module docs of `search`).
     fn search(
         &mut self,
         pos: &G,
         key: u128,
         slot: Slot,
-        ply: u32,
-        all: bool,
+        at: Place,
         alpha: i32,
         beta: i32,
     ) -> (i32, u32) {
@@ -385,12 +413,12 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     return (0, i as u32);
                 }
             }
-            debug_assert_eq!(self.path.len(), ply as usize);
+            debug_assert_eq!(self.path.len(), at.ply as usize);
             self.path.push(PathEntry { key, layer });
         }
 
         let nodes_before = self.stats.nodes;
-        let out = self.expand(pos, key, ply, all, alpha, beta, tt_move);
+        let out = self.expand(pos, key, at, alpha, beta, tt_move);
         if G::CAN_CYCLE {
             self.path.pop();
         }
@@ -399,7 +427,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         }
         let value = out.value.clamp(-stake, stake);
         // A cut against this very node (a cycle back to it) is a fresh-search result from here.
-        let cut = if out.cut >= ply { NO_CUT } else { out.cut };
+        let cut = if out.cut >= at.ply { NO_CUT } else { out.cut };
 
         // Step 10. Store. A path-dependent result only leaves its move as an ordering hint.
         if out.store {
@@ -436,8 +464,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         &mut self,
         pos: &G,
         key: u128,
-        ply: u32,
-        all: bool,
+        at: Place,
         mut alpha: i32,
         beta: i32,
         tt_move: Option<u8>,
@@ -542,7 +569,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
 
         // Step 9. Search the children. With several threads, a child another thread is searching
         // right now is put off until the others are done: by then its value is likely in the table.
-        let defer = self.sh.threads > 1 && ply < DEFER_PLY;
+        let defer = self.sh.threads > 1 && at.ply < DEFER_PLY;
         if defer {
             self.mark_busy(key, true);
         }
@@ -563,7 +590,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                 }
                 if pass == 0
                     && defer
-                    && (j > 0 || (all && ply < self.sh.defer_first_ply))
+                    && (j > 0 || (at.all && at.ply < self.sh.defer_first_ply))
                     && k.lo < k.hi
                     && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
                 {
@@ -571,7 +598,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     n_deferred += 1;
                     continue;
                 }
-                let (v, c) = self.child(&kids[i], k.key, k.slot, k.lo, k.hi, ply, all, alpha, beta);
+                let (v, c) = self.child(&kids[i], k.key, k.slot, k.lo, k.hi, at, alpha, beta);
                 if self.aborted {
                     break;
                 }
@@ -614,8 +641,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         slot: Slot,
         lo: i32,
         hi: i32,
-        ply: u32,
-        all: bool,
+        at: Place,
         alpha: i32,
         beta: i32,
     ) -> (i32, u32) {
@@ -627,8 +653,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                 &c.next,
                 key,
                 slot,
-                ply + 1,
-                !all,
+                at.child(true),
                 c.gain - beta,
                 c.gain - alpha,
             );
@@ -638,8 +663,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                 &c.next,
                 key,
                 slot,
-                ply + 1,
-                all,
+                at.child(false),
                 alpha - c.gain,
                 beta - c.gain,
             );
