@@ -568,7 +568,7 @@ impl<'o, G: Game> Solver<'o, G> {
                         .name(format!("search-{id}"))
                         .stack_size(STACK_BYTES)
                         .spawn_scoped(scope, move || {
-                            let mut s = Searcher::new(shared);
+                            let mut s = Searcher::new(shared, id);
                             let r = run_job(&mut s, job);
                             if r.is_some() {
                                 shared.done.store(true, Ordering::Relaxed);

@@ -29,9 +29,10 @@ const DEFER_PLY: u32 = 32;
 /// moves again, the other type when the turn passes.
 ///
 /// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of the value job
-/// (1 thread: 29.9 M): first-child deferral at plies 0-1 whatever the type, 30.5-59.9 M over 9
-/// runs (4 above 36 M); at expected ALL nodes only, below ply 24, 30.3-32.2 M over 10 runs.
-/// Below ply 12 or 48 gave about the same, with an outlier of 37 M at 12.
+/// (1 thread: 28.9 M): first-child deferral at plies 0-1 whatever the type, 30.5-59.9 M over 9
+/// runs (4 above 36 M); at expected ALL nodes below ply 24, 30.3-50.0 M over 28 runs (5 above
+/// 36 M); that and the head start at the root (in `expand`), 30.4-36.1 M over 20 runs, mean
+/// 32 M. Below ply 12 or 48 instead of 24 gave about the same.
 ///
 /// Only in jobs that find a value. The yes/no tests of the best-move phase start at a root move's
 /// child, where the opponent needs one refutation: there the second thread should help with the
@@ -108,14 +109,18 @@ pub(crate) struct Searcher<'s, 'a, G: Game> {
     test: Option<i32>,
     /// Whether the search was given up for that reason (`aborted` is then set too).
     moot: bool,
+    /// This thread's number in the job, from 0.
+    id: usize,
     /// The positions of the current search path, root first (cyclic games only).
     path: Vec<PathEntry>,
 }
 
 impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
-    pub(crate) fn new(sh: &'s Shared<'a, G>) -> Self {
+    /// The searcher of thread `id` (from 0) of a job.
+    pub(crate) fn new(sh: &'s Shared<'a, G>, id: usize) -> Self {
         Self {
             sh,
+            id,
             stats: Stats::default(),
             next_poll: 0, // look at the flags at the first node: a raised stop flag wins at once
             flushed: 0,
@@ -588,11 +593,15 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     best = best.max(k.hi);
                     continue;
                 }
+                // Thread `id` also puts off the first `id` moves of an ALL root: threads that
+                // start a test at the same moment would otherwise all find the first move free.
+                let head_start = at.ply == 0 && at.all && j < self.id;
                 if pass == 0
                     && defer
-                    && (j > 0 || (at.all && at.ply < self.sh.defer_first_ply))
-                    && k.lo < k.hi
-                    && self.busy_slot(k.key).load(Ordering::Relaxed) > 0
+                    && (head_start
+                        || ((j > 0 || (at.all && at.ply < self.sh.defer_first_ply))
+                            && k.lo < k.hi
+                            && self.busy_slot(k.key).load(Ordering::Relaxed) > 0))
                 {
                     deferred[n_deferred] = i as u8;
                     n_deferred += 1;

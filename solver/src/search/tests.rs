@@ -780,10 +780,10 @@ fn a_test_another_thread_answered_is_given_up() {
         // Proven above t, or proven at most t: either way the test is moot.
         for (lo, hi) in [(t + 1, s), (-s, t)] {
             let sh = shared(lo, hi);
-            assert_eq!(Searcher::new(&sh).test(&g, t, false), Err(true), "t {t}");
+            assert_eq!(Searcher::new(&sh, 0).test(&g, t, false), Err(true), "t {t}");
         }
         let sh = shared(-s, s);
-        let r = Searcher::new(&sh).test(&g, t, t >= v).unwrap();
+        let r = Searcher::new(&sh, 0).test(&g, t, t >= v).unwrap();
         assert_eq!(r > t, v > t, "t {t}: fail-soft {r}, value {v}");
     }
 }
