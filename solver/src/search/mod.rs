@@ -327,10 +327,19 @@ pub(crate) struct Shared<'a, G: Game> {
     /// sequence of null-window tests; a thread whose test another thread has answered gives it
     /// up and goes on from the new bounds. Without this, the thread that lost the race finished
     /// each test on its own: on Kalah(6,4) standard with K=19 tables, 2 threads, the first test
-    /// took one thread 1.1 M nodes and the other 5.0 M, 4 M nodes of 32-35 M wasted.
+    /// took one thread 1.1 M nodes and the other 5.0 M, 4 M of the solve's 32-35 M spent on a
+    /// question already answered (the wall time it saves was within this machine's noise).
     lower: AtomicI32,
     upper: AtomicI32,
+    /// The heuristic guess of a value job, once thread 0 has made it (`GUESS_PENDING` until
+    /// then, `GUESS_STOPPED` when it was stopped).
+    pub(crate) guess: AtomicI32,
 }
+
+/// [`Shared::guess`] before thread 0 has made it.
+pub(crate) const GUESS_PENDING: i32 = i32::MIN;
+/// [`Shared::guess`] when thread 0 was stopped before it made it.
+pub(crate) const GUESS_STOPPED: i32 = i32::MIN + 1;
 
 impl<G: Game> Shared<'_, G> {
     /// The bounds proven so far on the value job's value.
@@ -557,6 +566,7 @@ impl<'o, G: Game> Solver<'o, G> {
                 Job::Exact(_, _, hi) => hi,
                 Job::AtLeast(..) => i32::MAX,
             }),
+            guess: AtomicI32::new(GUESS_PENDING),
         };
         let mut answer = None;
         let mut stats = Stats::default();
@@ -612,7 +622,7 @@ fn run_job<G: Game>(s: &mut Searcher<'_, '_, G>, job: Job<G>) -> Option<i32> {
             // tree, and a first guess to test instead of 0.
             let mut first = 0;
             if pos.stake() >= GUESS_MIN_STAKE {
-                first = s.guess(&pos, GUESS_DEPTH)? - 1;
+                first = s.shared_guess(&pos, GUESS_DEPTH)? - 1;
             }
             let mut med = first.clamp(lo, hi - 1);
             let mut run = 0;

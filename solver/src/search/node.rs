@@ -28,17 +28,19 @@ const DEFER_PLY: u32 = 32;
 /// ALL node, the root of any other a CUT node, and a child has its parent's type when the mover
 /// moves again, the other type when the turn passes.
 ///
-/// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of the value job
-/// (1 thread: 28.9 M): first-child deferral at plies 0-1 whatever the type, 30.5-59.9 M over 9
-/// runs (4 above 36 M); at expected ALL nodes below ply 24, 30.3-50.0 M over 28 runs (5 above
-/// 36 M); that and the head start at the root (in `expand`), 30.4-36.1 M over 20 runs, mean
-/// 32 M. Below ply 12 or 48 instead of 24 gave about the same.
+/// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of whole solves
+/// (value and best moves; 1 thread: 30.1 M), interleaved runs on this noisy shared machine: with
+/// the deferral at plies 0-1 whatever the type and each thread making its own guess, 31.0-40.4 M
+/// over 21 runs (5 above 36 M, one more at 76.7 M in the end-to-end script); with the guess made
+/// once ([`Searcher::shared_guess`]) and the head start at an ALL root (in `expand`), 31.7-33.3 M
+/// over 5 runs (6.30 s on average against 6.63 s for the old way in the same batch), 32.1-33.6 M
+/// without the node types, 31.9-35.8 M with ALL nodes deferring below ply 24.
 ///
 /// Only in jobs that find a value. The yes/no tests of the best-move phase start at a root move's
 /// child, where the opponent needs one refutation: there the second thread should help with the
 /// first child, not guess at its siblings. With the deferral in those tests too, Kalah(6,5)
 /// standard's best-move phase took 2.09 B nodes and 823 s; without, 1.33 B and about 500 s.
-pub(crate) const DEFER_FIRST_PLY: u32 = 24;
+pub(crate) const DEFER_FIRST_PLY: u32 = 2;
 
 /// Where a node sits: its ply, and whether it is expected to be an ALL node (see
 /// [`DEFER_FIRST_PLY`]).
@@ -266,6 +268,32 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             }
         }
         Some(v)
+    }
+
+    /// [`Searcher::guess`] made by thread 0 alone, which the other threads wait for: they would
+    /// search the same tree, and the move hints that two interleaved look-aheads leave in the
+    /// table differ from run to run.
+    pub(crate) fn shared_guess(&mut self, pos: &G, depth: u32) -> Option<i32> {
+        use super::{GUESS_PENDING, GUESS_STOPPED};
+        if self.id == 0 {
+            let g = self.guess(pos, depth);
+            self.sh
+                .guess
+                .store(g.unwrap_or(GUESS_STOPPED), Ordering::Release);
+            return g;
+        }
+        loop {
+            match self.sh.guess.load(Ordering::Acquire) {
+                GUESS_STOPPED => return None,
+                GUESS_PENDING => {
+                    if self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return None;
+                    }
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                }
+                g => return Some(g),
+            }
+        }
     }
 
     /// Depth-limited fail-soft alpha-beta on a heuristic value. Its results are not bounds on the

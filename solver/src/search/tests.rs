@@ -772,6 +772,7 @@ fn a_test_another_thread_answered_is_given_up() {
         done: AtomicBool::new(false),
         lower: AtomicI32::new(lower),
         upper: AtomicI32::new(upper),
+        guess: AtomicI32::new(GUESS_PENDING),
     };
     let s = g.stake();
     let mut memo = HashMap::new();
@@ -786,4 +787,37 @@ fn a_test_another_thread_answered_is_given_up() {
         let r = Searcher::new(&sh, 0).test(&g, t, t >= v).unwrap();
         assert_eq!(r > t, v > t, "t {t}: fail-soft {r}, value {v}");
     }
+}
+
+/// Thread 0 makes the heuristic guess of a value job and publishes it; the other threads take
+/// it from there without searching, and give up when thread 0 was stopped.
+#[test]
+fn the_guess_is_made_once_and_shared() {
+    let g = take_game(5, 24, -4, 6);
+    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
+    let busy: Vec<AtomicU16> = (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect();
+    let s = g.stake();
+    let sh = Shared {
+        tt: &tt,
+        oracle: None,
+        busy: &busy,
+        threads: 2,
+        defer_first_ply: node::DEFER_FIRST_PLY,
+        stop: None,
+        progress: None,
+        done: AtomicBool::new(false),
+        lower: AtomicI32::new(-s),
+        upper: AtomicI32::new(s),
+        guess: AtomicI32::new(GUESS_PENDING),
+    };
+    let mine = Searcher::new(&sh, 0).guess(&g, 4).unwrap();
+    let mut first = Searcher::new(&sh, 0);
+    assert_eq!(first.shared_guess(&g, 4), Some(mine));
+    assert!(first.finish().nodes > 0);
+    assert_eq!(sh.guess.load(Ordering::Relaxed), mine);
+    let mut other = Searcher::new(&sh, 1);
+    assert_eq!(other.shared_guess(&g, 4), Some(mine));
+    assert_eq!(other.finish().nodes, 0);
+    sh.guess.store(GUESS_STOPPED, Ordering::Relaxed);
+    assert_eq!(Searcher::new(&sh, 1).shared_guess(&g, 4), None);
 }
