@@ -29,18 +29,21 @@ const DEFER_PLY: u32 = 32;
 /// moves again, the other type when the turn passes.
 ///
 /// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of whole solves
-/// (value and best moves; 1 thread: 30.1 M), interleaved runs on this noisy shared machine: with
-/// the deferral at plies 0-1 whatever the type and each thread making its own guess, 31.0-40.4 M
-/// over 21 runs (5 above 36 M, one more at 76.7 M in the end-to-end script); with the guess made
-/// once ([`Searcher::shared_guess`]) and the head start at an ALL root (in `expand`), 31.7-33.3 M
-/// over 5 runs (6.30 s on average against 6.63 s for the old way in the same batch), 32.1-33.6 M
-/// without the node types, 31.9-35.8 M with ALL nodes deferring below ply 24.
+/// (value and best moves; 1 thread: 30.1 M). How the threads fare depends on when each starts a
+/// test, and that differs between a solve run alone and one run just after a table build (as in
+/// `scripts/kalah-6x4.sh`). With the deferral at plies 0-1 whatever the type and each thread
+/// making its own guess, 31.0-40.4 M over 21 runs alone, up to 77 M after a build. With the
+/// guess made once ([`Searcher::shared_guess`]) and the head start at an ALL root (in `expand`),
+/// right after a build: ALL nodes below ply 2, 31.8-55.6 M (4 runs, 2 above 50 M); below ply 24,
+/// 32.1-35.7 M (7 runs); below ply 48, 33.9-34.8 M (3 runs). Run alone, below ply 2 gave
+/// 31.7-33.3 M and below 24 gave 31.9-35.8 M: the deeper deferral costs little and keeps the
+/// threads from following each other down the same first children.
 ///
 /// Only in jobs that find a value. The yes/no tests of the best-move phase start at a root move's
 /// child, where the opponent needs one refutation: there the second thread should help with the
 /// first child, not guess at its siblings. With the deferral in those tests too, Kalah(6,5)
 /// standard's best-move phase took 2.09 B nodes and 823 s; without, 1.33 B and about 500 s.
-pub(crate) const DEFER_FIRST_PLY: u32 = 2;
+pub(crate) const DEFER_FIRST_PLY: u32 = 24;
 
 /// Where a node sits: its ply, and whether it is expected to be an ALL node (see
 /// [`DEFER_FIRST_PLY`]).
