@@ -3,7 +3,7 @@
 #   standard +8 (Rawlings 2015), empty-capture +10 (Irving, Donkers & Uiterwijk 2000),
 #   best first move 3 in both (REFERENCE.md).
 # With --seeds 5, Kalah(6,5): standard +10 (Rawlings 2015), empty-capture +12 (Irving et al.
-#   2000); REFERENCE.md gives no best move there, so only the values are checked. About 27 min
+#   2000); REFERENCE.md gives no best move there, so only the values are checked. About 26 min
 #   on 2 cores with the K=20 tables; give it a large table, e.g. --hash-mb 6144.
 #
 # Usage: scripts/kalah-6x4.sh [--no-tables] [--max-seeds K] [--seeds 4|5] [extra solve flags, e.g. --threads 2]

@@ -754,17 +754,22 @@ fn perf_large_graph() {
     assert_eq!(values[0], values[1]);
 }
 
-/// A thread gives up a null-window test that another thread already answered (the shared
-/// proven bounds settle it), and says so; a test they do not settle runs to its answer.
-#[test]
-fn a_test_another_thread_answered_is_given_up() {
-    let g = take_game(3, 24, -4, 6);
-    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy: Vec<AtomicU16> = (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect();
-    let shared = |lower, upper| Shared {
-        tt: &tt,
+fn busy_marks() -> Vec<AtomicU16> {
+    (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect()
+}
+
+/// The shared state of a two-thread value job with `lower..=upper` proven, as `Solver::run`
+/// makes it.
+fn two_threads<'a, G: Game>(
+    tt: &'a TranspositionTable,
+    busy: &'a [AtomicU16],
+    lower: i32,
+    upper: i32,
+) -> Shared<'a, G> {
+    Shared {
+        tt,
         oracle: None,
-        busy: &busy,
+        busy,
         threads: 2,
         defer_first_ply: node::DEFER_FIRST_PLY,
         stop: None,
@@ -773,7 +778,17 @@ fn a_test_another_thread_answered_is_given_up() {
         lower: AtomicI32::new(lower),
         upper: AtomicI32::new(upper),
         guess: AtomicI32::new(GUESS_PENDING),
-    };
+    }
+}
+
+/// A thread gives up a null-window test that another thread already answered (the shared
+/// proven bounds settle it), and says so; a test they do not settle runs to its answer.
+#[test]
+fn a_test_another_thread_answered_is_given_up() {
+    let g = take_game(3, 24, -4, 6);
+    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
+    let busy = busy_marks();
+    let shared = |lower, upper| two_threads(&tt, &busy, lower, upper);
     let s = g.stake();
     let mut memo = HashMap::new();
     let v = brute(&g, &mut memo);
@@ -795,21 +810,9 @@ fn a_test_another_thread_answered_is_given_up() {
 fn the_guess_is_made_once_and_shared() {
     let g = take_game(5, 24, -4, 6);
     let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy: Vec<AtomicU16> = (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect();
+    let busy = busy_marks();
     let s = g.stake();
-    let sh = Shared {
-        tt: &tt,
-        oracle: None,
-        busy: &busy,
-        threads: 2,
-        defer_first_ply: node::DEFER_FIRST_PLY,
-        stop: None,
-        progress: None,
-        done: AtomicBool::new(false),
-        lower: AtomicI32::new(-s),
-        upper: AtomicI32::new(s),
-        guess: AtomicI32::new(GUESS_PENDING),
-    };
+    let sh = two_threads(&tt, &busy, -s, s);
     let mine = Searcher::new(&sh, 0).guess(&g, 4).unwrap();
     let mut first = Searcher::new(&sh, 0);
     assert_eq!(first.shared_guess(&g, 4), Some(mine));
