@@ -184,7 +184,7 @@ struct Built<'a> {
 }
 
 impl Lower for Built<'_> {
-    #[inline]
+    #[inline(always)]
     fn value(&self, layer: u32, slot: u64) -> i32 {
         match &self.plain[layer as usize] {
             Some(p) => i32::from(p[slot as usize]),
@@ -192,7 +192,7 @@ impl Lower for Built<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn prefetch(&self, layer: u32, slot: u64) {
         match &self.plain[layer as usize] {
             Some(p) => solver::prefetch(&p[slot as usize]),

@@ -620,8 +620,8 @@ mod tests {
         assert_eq!(a.header(), b.header());
         assert_eq!(a.file_bytes(), whole.len() as u64);
         a.check_payload().unwrap();
-        for i in 0..v.len() {
-            assert_eq!(a.get(i as u64), i32::from(v[i]));
+        for (i, &x) in v.iter().enumerate() {
+            assert_eq!(a.get(i as u64), i32::from(x));
         }
         // A payload one byte short, or a head cut before its end, is caught.
         assert!(matches!(

@@ -70,7 +70,13 @@ impl<G: Game> Stack<G> {
 
     /// Fills frame `i` with `pos` in `slot`: generates its children, and starts loading what
     /// each of them will be looked up in: its lower-layer table entry, or its memo entry.
-    fn fill<I: Indexer<G = G>>(&mut self, i: usize, cx: &Cx<'_, I>, slot: u64, pos: &G) {
+    fn fill<I: Indexer<G = G>, L: Lower + ?Sized>(
+        &mut self,
+        i: usize,
+        cx: &Cx<'_, I, L>,
+        slot: u64,
+        pos: &G,
+    ) {
         let layer = cx.layer;
         while self.frames.len() <= i {
             self.frames.push(Frame {
@@ -109,26 +115,26 @@ impl<G: Game> Stack<G> {
 }
 
 /// What every step of a layer's walk reads.
-struct Cx<'a, I: Indexer> {
+struct Cx<'a, I: Indexer, L: Lower + ?Sized> {
     ix: &'a I,
     layer: u32,
-    lower: &'a dyn Lower,
+    lower: &'a L,
     memo: &'a [AtomicI16],
 }
 
-impl<I: Indexer> Clone for Cx<'_, I> {
+impl<I: Indexer, L: Lower + ?Sized> Clone for Cx<'_, I, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<I: Indexer> Copy for Cx<'_, I> {}
+impl<I: Indexer, L: Lower + ?Sized> Copy for Cx<'_, I, L> {}
 
 /// Computes `F` of every slot of an acyclic layer. See the module docs of `retro`.
-pub(super) fn solve<I: Indexer>(
+pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     let len = ix.layer_len(layer);
@@ -194,9 +200,9 @@ struct Pending {
 /// position lies in an earlier stage, so it is known when the position is evaluated, and each
 /// position is evaluated once. As in the walk, the lookups of a position are started when it
 /// arrives and read [`AHEAD`] positions later.
-fn solve_staged(
+fn solve_staged<L: Lower + ?Sized>(
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
     memo: &[AtomicI16],
     schedule: &dyn Schedule,
@@ -255,7 +261,7 @@ fn solve_staged(
 /// When a child in this layer is not known yet: the schedule broke its promise (a value read
 /// there would be wrong, so this is checked in release builds too).
 #[inline]
-fn evaluate(layer: u32, lower: &dyn Lower, memo: &[AtomicI16], p: &Pending) {
+fn evaluate<L: Lower + ?Sized>(layer: u32, lower: &L, memo: &[AtomicI16], p: &Pending) {
     let mut best = i32::MIN;
     for m in p.moves.as_slice() {
         let v = if m.layer == OVER {
@@ -288,7 +294,7 @@ fn evaluate(layer: u32, lower: &dyn Lower, memo: &[AtomicI16], p: &Pending) {
 /// Computes and memoises `F` of the root in frame `root` (already filled) and of every internal
 /// descendant not yet known, depth first. A root computed meanwhile (as a descendant of an
 /// earlier root) is left as it is: its value is the same.
-fn walk<I: Indexer>(cx: &Cx<'_, I>, stack: &mut Stack<I::G>, root: usize) {
+fn walk<I: Indexer, L: Lower + ?Sized>(cx: &Cx<'_, I, L>, stack: &mut Stack<I::G>, root: usize) {
     let Cx {
         ix,
         layer,

@@ -42,10 +42,10 @@ pub(super) struct Graph {
 }
 
 /// Computes `F` of every slot of a layer that may contain cycles.
-pub(super) fn solve<I: Indexer>(
+pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     fixpoint(build(ix, layer, lower, progress))
@@ -53,10 +53,10 @@ pub(super) fn solve<I: Indexer>(
 
 /// Generates every slot's children once (in parallel): exit values, successor lists, and their
 /// inversion into predecessor lists.
-pub(super) fn build<I: Indexer>(
+pub(super) fn build<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Graph {
     let len = ix.layer_len(layer);

@@ -326,10 +326,10 @@ impl<F: Fn(u32, u64) -> i32 + Sync> Lower for F {
 /// When a value does not fit in `-32767..=32767`; when a game with `CAN_CYCLE == false` has a
 /// cycle in this layer; when a cyclic layer has more than 2^31 slots; and (in debug builds) when
 /// the game breaks the [`Game`] contract (an internal edge with a gain, a child in a higher layer).
-pub fn solve_layer<I: Indexer>(
+pub fn solve_layer<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Vec<i16> {
     if <I::G as Game>::CAN_CYCLE {
@@ -356,10 +356,10 @@ enum Edge {
 /// Classifies a child of a position of `layer`, computing its value when it is an exit. `slot`
 /// gives the child's slot in its own layer (only asked for live children).
 #[inline]
-fn classify<G: Game>(
+fn classify<G: Game, L: Lower + ?Sized>(
     c: &Child<G>,
     layer: u32,
-    lower: &dyn Lower,
+    lower: &L,
     slot: impl FnOnce() -> u64,
 ) -> Edge {
     let next_layer = c.next.layer();

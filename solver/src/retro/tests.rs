@@ -55,15 +55,15 @@ fn solve_all<I: Indexer>(ix: &I, top: u32, solve: LayerFn<I>) -> Vec<Vec<i16>> {
 }
 
 fn solve_layer_fn<I: Indexer>() -> LayerFn<I> {
-    solve_layer::<I>
+    |ix, layer, lower, progress| solve_layer(ix, layer, lower, progress)
 }
 
 fn cyclic_fn<I: Indexer>() -> LayerFn<I> {
-    cyclic::solve::<I>
+    |ix, layer, lower, progress| cyclic::solve(ix, layer, lower, progress)
 }
 
 fn acyclic_fn<I: Indexer>() -> LayerFn<I> {
-    acyclic::solve::<I>
+    |ix, layer, lower, progress| acyclic::solve(ix, layer, lower, progress)
 }
 
 /// Asserts two sets of tables are equal, naming the first difference.
