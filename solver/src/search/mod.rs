@@ -10,7 +10,8 @@
 //!
 //! - `node`: the negamax core, one function with numbered steps: window clamped to the stake
 //!   (Pons), transposition-table cutoffs, the repetition rule, enhanced transposition cutoff over
-//!   the children, move ordering, and the store.
+//!   the children (the oracle's values before the first child is searched, the table's entries
+//!   after it, when their loads have had time to arrive), move ordering, and the store.
 //! - this module: the drivers. [`solve`] pins the root value by MTD(f)-style null-window searches
 //!   within `-stake..=stake` (each test sits at the bound the last one proved, with a bisection
 //!   fallback; every pass leaves bounds in the table for the next), then finds every best move and

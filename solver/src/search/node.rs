@@ -75,7 +75,8 @@ struct PathEntry {
     layer: u32,
 }
 
-/// What the enhanced transposition cutoff learnt of one child before any is searched.
+/// What the enhanced transposition cutoff has learnt of one child: from its stake and the oracle
+/// before any child is searched, then from its table entry (`Searcher::late_etc`).
 #[derive(Clone, Copy)]
 struct Known {
     /// The child's key and table slot (unset when the oracle answers: it is never searched).
