@@ -132,8 +132,7 @@ fn cfg(threads: usize) -> SearchConfig {
     SearchConfig {
         threads,
         tt_bytes: 4 << 20,
-        stop: None,
-        progress: None,
+        ..SearchConfig::default()
     }
 }
 

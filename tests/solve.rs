@@ -10,8 +10,7 @@ pub fn solve_start<R: Rules>(rules: R, holes: u8, seeds: u8, threads: usize) -> 
     let cfg = SearchConfig {
         threads,
         tt_bytes: 16 << 20,
-        stop: None,
-        progress: None,
+        ..SearchConfig::default()
     };
     let r = solve(&p, &cfg, None).unwrap();
     (p.final_value(r.value), r.best.iter().map(|m| m.0).collect())

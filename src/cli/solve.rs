@@ -87,7 +87,7 @@ impl SearchArgs {
             threads,
             tt_bytes: bytes,
             stop: Some(interrupt_flag()),
-            progress: None,
+            ..SearchConfig::default()
         })
     }
 

@@ -229,7 +229,7 @@ fn solve_limited<R: Rules>(
         threads: engine.threads,
         tt_bytes,
         stop: Some(stop.clone()),
-        progress: None,
+        ..SearchConfig::default()
     };
     let started = Instant::now();
     let (result, nodes) =
