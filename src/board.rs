@@ -1,4 +1,5 @@
-//! The vocabulary of the board: sides, pits, moves, and the packed pit array.
+//! The vocabulary of the board: sides, pits, moves, the packed pit array, and the [`Board`]
+//! (everything on the table, without rules).
 
 use std::fmt;
 
@@ -298,6 +299,76 @@ impl Ring {
     pub const fn row(self, side: Side) -> std::ops::Range<usize> {
         let n = self.holes as usize;
         side.index() * n..side.index() * n + n
+    }
+}
+
+/// Everything on the table: pits, stores (or capture tallies), board size and the side to move.
+///
+/// `to_move` is `None` once the game is over; the pits are then all empty. A `Board` by itself
+/// carries no rules; [`Position`](crate::Position) pairs it with them and keeps it normalised.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    /// The pit counts, `p[0..2n)`.
+    pub pits: Pits,
+    /// `stores[0]` is South's store or tally, `stores[1]` North's.
+    pub stores: [u16; 2],
+    /// Holes per row, `n`.
+    pub holes: u8,
+    /// The player to move, or `None` when the game is over.
+    pub to_move: Option<Side>,
+}
+
+impl Board {
+    /// The ring of pits of this board.
+    #[inline(always)]
+    pub const fn ring(&self) -> Ring {
+        Ring { holes: self.holes }
+    }
+
+    /// Seeds on the board (in pits, not in stores).
+    #[inline]
+    pub fn seeds_on_board(&self) -> u32 {
+        debug_assert!(
+            self.pits.all_empty(self.ring().len()..32),
+            "seeds past the board's last pit: {:?}",
+            self.pits
+        );
+        self.pits.total()
+    }
+
+    /// The pit counts as a slice of `2n` bytes.
+    #[inline]
+    pub fn pit_slice(&self) -> &[u8] {
+        self.pits.as_slice(self.ring().len())
+    }
+}
+
+/// The legal moves of a position, in increasing move number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveList {
+    len: u8,
+    moves: [Move; MAX_HOLES],
+}
+
+impl MoveList {
+    pub(crate) fn push(&mut self, m: Move) {
+        self.moves[self.len as usize] = m;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+
+    /// Number of legal moves.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are none (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 

@@ -9,8 +9,8 @@
 //! board with North to move has the same future value as the rotated board with South to move,
 //! and one key space (and one endgame table) serves both sides.
 
+use crate::board::Board;
 use crate::board::{Move, Pit, Pits, Side};
-use crate::position::Board;
 use crate::rank;
 use crate::rules::Rules;
 use crate::rules::{rotate, with_word_size, KalahWord, WordMove};

@@ -32,4 +32,5 @@ pub mod rules;
 pub mod tables;
 pub mod variant;
 
-pub use position::{Board, IllegalMove, MoveList, Position, PositionError};
+pub use board::{Board, MoveList};
+pub use position::{IllegalMove, Position, PositionError};

@@ -2,8 +2,8 @@
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
 use super::{each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd};
+use crate::board::Board;
 use crate::board::Side;
-use crate::position::Board;
 
 /// Dakon, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -4,8 +4,8 @@
 use super::{
     lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, Rules, TurnEnd,
 };
+use crate::board::Board;
 use crate::board::Side;
-use crate::position::Board;
 
 /// Djenon-aboure (no options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

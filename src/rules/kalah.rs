@@ -2,8 +2,8 @@
 //! from an own empty pit.
 
 use super::{each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd};
+use crate::board::Board;
 use crate::board::Side;
-use crate::position::Board;
 
 /// Kalah, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

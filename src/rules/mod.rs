@@ -23,8 +23,8 @@ pub(crate) use kalah::{rotate, with_word_size, KalahWord, WordMove};
 pub use san_yao::SanYao;
 pub use walak_pussa::WalakPussa;
 
+use crate::board::Board;
 use crate::board::{Pits, Ring, Side};
-use crate::position::Board;
 use std::fmt::Debug;
 use std::hash::Hash;
 

@@ -2,8 +2,8 @@
 //! forced passes as in Djenon-aboure.
 
 use super::{pass_or_end, GameKind, NotCandidate, Rules, TurnEnd};
+use crate::board::Board;
 use crate::board::Side;
-use crate::position::Board;
 
 /// San-Yao (no options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

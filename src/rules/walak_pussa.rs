@@ -2,8 +2,8 @@
 //! a player with no legal move loses the rest of the board to the opponent.
 
 use super::{one_takes_all, GameKind, NotCandidate, Rules, TurnEnd};
+use crate::board::Board;
 use crate::board::Side;
-use crate::position::Board;
 
 /// Walak-pussa, with its option (off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
