@@ -62,17 +62,18 @@ pub fn final_value<R: Rules>(p: &Position<R>, future: i32) -> i32 {
 }
 
 impl<R: Rules> Position<R> {
-    /// Kalah's one-word move generator, when these are Kalah's rules, the board fits a word and
+    /// The rules' one-word move generator ([`Rules::word_generator`]), when they have one, the
+    /// board fits a word and
     /// the game is on with at most `257 - 2n` seeds (what a word's rank needs,
     /// [`rank::rank64_of_word`]).
     #[inline(always)]
     fn word(&self) -> Option<KalahWord> {
-        let kalah = self.rules().as_kalah()?;
         let b = self.board();
+        let word = self.rules().word_generator(b.holes)?;
         if b.to_move.is_none() || b.seeds_on_board() as usize + b.ring().len() > 257 {
             return None;
         }
-        KalahWord::new(kalah, b.holes)
+        Some(word)
     }
 
     /// The pits from the mover's view (`2N` lanes, mover's row first).

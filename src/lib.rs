@@ -22,6 +22,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod endgame;
 pub mod game;
 pub mod notation;
 pub mod opening;
@@ -29,7 +30,6 @@ pub mod position;
 pub mod rank;
 pub mod reference_values;
 pub mod rules;
-pub mod tables;
 pub mod variant;
 
 pub use board::{Board, MoveList};

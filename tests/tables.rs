@@ -2,8 +2,8 @@
 //! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
 
 use crate::cli::{mancala, ok};
+use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::tables::{table_id, MancalaIndexer};
 use mancala::Position;
 use solver::search::{solve, SearchConfig};
 use solver::Indexer;

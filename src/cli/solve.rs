@@ -4,7 +4,7 @@ use super::PositionArgs;
 use crate::board::Side;
 use crate::rules::Rules;
 use crate::Position;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 use solver::search::{Progress, SearchConfig, SearchError, Solver};
@@ -226,7 +226,10 @@ fn run_search<R: Rules, T>(
     let tb = search
         .tables
         .as_deref()
-        .map(|d| super::tables::open_for_search(d, p))
+        .map(|d| {
+            crate::endgame::open_for_search(d, p)
+                .with_context(|| format!("--tables {}", d.display()))
+        })
         .transpose()?;
     let oracle = tb
         .as_ref()

@@ -2,16 +2,15 @@
 //! `--tables DIR` option of `solve` and `analyze`.
 //!
 //! Tables live in one directory, one file per game, options, board size and layer (see the
-//! `tables` crate's `format` module); the default directory is [`crate::tables::default_dir`].
+//! `tables` crate's `format` module); the default directory is [`crate::endgame::default_dir`].
 //! Files are memory-mapped for reading: they are written once, atomically, and never modified in
 //! place, so a mapping stays valid as long as nobody else rewrites the directory's files.
 
 use super::{parse_game, PositionArgs, RuleArgs};
 use crate::board::{Move, MAX_BOARD_SEEDS};
+use crate::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
 use crate::rules::{GameKind, Rules};
-use crate::tables::{default_dir, table_id, MancalaIndexer};
 use crate::variant::{RuleFlags, Variant};
-use crate::Position;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
@@ -269,57 +268,6 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// How `open` holds the files.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Hold {
-    /// Memory-mapped: only the pages a few lookups touch are read.
-    Mapped,
-    /// Read into memory on huge pages: for a search, which reads every file for its checksum
-    /// anyway and then makes millions of random lookups (on the page cache's 4 KiB pages each
-    /// one would also miss the TLB).
-    Read,
-}
-
-/// Opens the tables of `rules` on `holes` holes in `dir`, with the checksums of layers
-/// `0..=check_up_to` checked.
-fn open<R: Rules>(
-    dir: &Path,
-    rules: R,
-    holes: u8,
-    check_up_to: u32,
-    hold: Hold,
-) -> Result<Tablebase<MancalaIndexer<R>>> {
-    let ix = MancalaIndexer::new(rules, holes);
-    let id = table_id(&rules, holes);
-    let tb = match hold {
-        Hold::Read => Tablebase::open(ix, id, dir, Check::Headers)?,
-        // SAFETY: table files are written once (temp file + rename) and never modified in
-        // place; the program asks its users not to edit or truncate them while it runs (README).
-        Hold::Mapped => unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?,
-    };
-    let top = (check_up_to as usize).min(tb.tables().len() - 1);
-    use rayon::prelude::*;
-    tb.tables()[..=top]
-        .par_iter()
-        .try_for_each(Table::check_payload)?;
-    Ok(tb)
-}
-
-/// The tables for `solve --tables DIR` on position `p` (every layer's checksum is checked).
-pub(super) fn open_for_search<R: Rules>(
-    dir: &Path,
-    p: &Position<R>,
-) -> Result<Tablebase<MancalaIndexer<R>>> {
-    open(
-        dir,
-        *p.rules(),
-        p.board().holes,
-        MAX_BOARD_SEEDS,
-        Hold::Read,
-    )
-    .with_context(|| format!("--tables {}", dir.display()))
 }
 
 fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {

@@ -475,13 +475,15 @@ fn survey<R: Rules>(
     let mut out = Vec::new();
     let mut tb: Option<(
         u8,
-        Option<::tables::Tablebase<crate::tables::MancalaIndexer<R>>>,
+        Option<::tables::Tablebase<crate::endgame::MancalaIndexer<R>>>,
     )> = None;
     for &(h, s) in sizes {
         let p = Position::start(rules, h, s)?;
         if let Some(dir) = tables {
             if tb.as_ref().map(|t| t.0) != Some(h) {
-                let opened = match super::tables::open_for_search(dir, &p) {
+                let opened = match crate::endgame::open_for_search(dir, &p)
+                    .with_context(|| format!("--tables {}", dir.display()))
+                {
                     Ok(t) => Some(t),
                     Err(e) => {
                         eprintln!("warning: no usable endgame tables for {h} holes ({e:#}); solving without them");

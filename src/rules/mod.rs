@@ -19,7 +19,8 @@ mod walak_pussa;
 pub use dakon::Dakon;
 pub use djenon_aboure::DjenonAboure;
 pub use kalah::Kalah;
-pub(crate) use kalah::{rotate, with_word_size, KalahWord, WordMove};
+pub use kalah::KalahWord;
+pub(crate) use kalah::{rotate, with_word_size, WordMove};
 pub use san_yao::SanYao;
 pub use walak_pussa::WalakPussa;
 
@@ -174,9 +175,11 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// headers).
     fn option_names(&self) -> Vec<&'static str>;
 
-    /// These rules as [`Kalah`]'s, when they are (the table builder has a faster move generator
-    /// for Kalah, `KalahWord`).
-    fn as_kalah(&self) -> Option<Kalah> {
+    /// A one-word move generator for these rules on `holes` holes, when the game has one (Kalah
+    /// on up to 7 holes: [`KalahWord`]). The search and the table builder then sow whole boards
+    /// as one 128-bit word; the tests check it against [`Rules::sow`].
+    fn word_generator(&self, holes: u8) -> Option<KalahWord> {
+        let _ = holes;
         None
     }
 

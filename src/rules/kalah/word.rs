@@ -1,96 +1,6 @@
-//! Kalah (RULES.md §3): one lap through the own store, extra turn on a store landing, capture
-//! from an own empty pit.
+//! Kalah's one-word fast path: [`KalahWord`], the sowing masks and the lane helpers.
 
-use super::{each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd};
-use crate::board::Board;
-use crate::board::Side;
-
-/// Kalah, with its two options (both off: the standard rules).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Kalah {
-    /// A last seed in an own empty pit is banked even when the opposite pit is empty (§3.3).
-    pub empty_capture: bool,
-    /// The game ends only when the player to move has no seeds, not as soon as either row is
-    /// empty (§3.4).
-    pub end_when_mover_empty: bool,
-}
-
-impl Rules for Kalah {
-    const KIND: GameKind = GameKind::Kalah;
-    // Single laps, and a potential that falls on every move inside a layer (§8.2).
-    const CAN_CYCLE: bool = false;
-
-    #[inline]
-    fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
-        super::any_seeds(board, pit)
-    }
-
-    #[inline]
-    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
-        let count = board.pits.take(pit) as u32;
-        match lap_with_store(board, side, pit, count) {
-            Landing::Store => Ok(TurnEnd::ExtraTurn),
-            Landing::Pit(last) => {
-                let ring = board.ring();
-                // "Was empty" is "holds 1 now", which also covers the emptied origin refilled by
-                // a lap of 2n + 1 seeds (example K5).
-                if ring.owner(last) == side && board.pits.get(last) == 1 {
-                    let opposite = ring.opposite(last);
-                    let taken = board.pits.get(opposite);
-                    if taken > 0 || self.empty_capture {
-                        board.pits.set(last, 0);
-                        board.pits.set(opposite, 0);
-                        board.stores[side.index()] += 1 + taken as u16;
-                    }
-                }
-                Ok(TurnEnd::Passes)
-            }
-        }
-    }
-
-    #[inline]
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
-        let ring = board.ring();
-        let over = if self.end_when_mover_empty {
-            board.pits.all_empty(ring.row(side))
-        } else {
-            board.pits.all_empty(ring.row(Side::South))
-                || board.pits.all_empty(ring.row(Side::North))
-        };
-        if over {
-            each_takes_own_row(board);
-        }
-    }
-
-    fn as_kalah(&self) -> Option<Kalah> {
-        Some(*self)
-    }
-
-    /// The mover's free moves minus the opponent's: pits whose sowing ends in the owner's store
-    /// and so earns an extra turn. A free move is worth a seed and a tempo, and the opponent's
-    /// free moves are threats the mover may have to spoil.
-    ///
-    /// Measured (1 thread, nodes, against no estimate): Kalah(6,4) standard with K=18 tables
-    /// 47.9 M -> 40.5 M, without tables 131.4 M -> 112.4 M; empty-capture with K=17 tables
-    /// 24.7 M -> 21.2 M; 5x4 -12%, 6x3 -10%, 4x6 -10%, 5x5 +4%. An eighth of the seeds in the
-    /// mover's row minus the opponent's made (6,4) standard 9% worse; the mover's free moves
-    /// alone did as well on standard but cut empty-capture by only 6%.
-    fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
-        free_moves(mine) - free_moves(theirs)
-    }
-
-    fn option_names(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.empty_capture {
-            v.push("empty-capture");
-        }
-        if self.end_when_mover_empty {
-            v.push("end-when-mover-empty");
-        }
-        v
-    }
-}
+use super::Kalah;
 
 /// Kalah's moves on a board held in one 128-bit word: the rules above once more, for the table
 /// builder, which generates the children of every position of every layer and needs nothing but
@@ -111,7 +21,7 @@ impl Rules for Kalah {
 /// then holds what the sowing banked. At most 7 holes (15 lanes) and 255 seeds (no lane
 /// overflows; the board never holds more, see [`crate::board::MAX_BOARD_SEEDS`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct KalahWord {
+pub struct KalahWord {
     rules: Kalah,
     /// Holes per row.
     holes: u8,
@@ -336,50 +246,4 @@ impl KalahWord {
 fn open_store<const N: usize>(pits: u128) -> u128 {
     let row = ones(N) * 0xff;
     (pits & row) | ((pits & !row) << 8)
-}
-
-/// The pits of `row` (one player's row, in sowing order) whose sowing ends in that player's
-/// store: `steps` to the store plus whole laps of `2n + 1` (the own pits, the own store and the
-/// opponent's pits; the opponent's store is skipped).
-fn free_moves(row: &[u8]) -> i32 {
-    let n = row.len();
-    let lap = 2 * n + 1;
-    let free = row.iter().enumerate().filter(|&(i, &seeds)| {
-        let (seeds, steps) = (usize::from(seeds), n - i);
-        seeds >= steps && (seeds - steps) % lap == 0
-    });
-    free.count() as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::position::Position;
-    use solver::Game;
-
-    fn position(s: &str) -> Position<Kalah> {
-        let setup = s.parse().expect("notation");
-        Position::from_setup(Kalah::default(), &setup).expect("position")
-    }
-
-    /// A free move has exactly the steps to the store, or that plus whole laps of 2n + 1.
-    #[test]
-    fn free_moves_end_in_the_store() {
-        assert_eq!(free_moves(&[6, 5, 4, 3, 2, 1]), 6);
-        assert_eq!(free_moves(&[4, 4, 4, 4, 4, 4]), 1);
-        // 19 = 6 + 13 from the far pit; 14 = 1 + 13 from the nearest; 7 from the fourth overshoots.
-        assert_eq!(free_moves(&[19, 0, 0, 7, 0, 14]), 2);
-        assert_eq!(free_moves(&[0, 0, 0, 0, 0, 2]), 0);
-        assert_eq!(free_moves(&[]), 0);
-    }
-
-    /// The search's estimate is the mover's free moves minus the opponent's, from either side.
-    #[test]
-    fn estimate_is_free_moves_of_the_mover_minus_the_opponent() {
-        assert_eq!(position("6,5,4,3,2,1/19,0,0,0,0,1/0,0/S").estimate(), 6 - 2);
-        assert_eq!(position("6,5,4,3,2,1/19,0,0,0,0,1/0,0/N").estimate(), 2 - 6);
-        assert_eq!(position("4,4,4,4,4,4/4,4,4,4,4,4/0,0/S").estimate(), 0);
-        // A finished game has no guess.
-        assert_eq!(position("0,0,0/0,0,0/6,6/-").estimate(), 0);
-    }
 }

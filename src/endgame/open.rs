@@ -1,0 +1,60 @@
+//! Opening the tables of one game on one board for a search or for lookups.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use tables::{Check, Table, TableError, Tablebase};
+
+use super::{table_id, MancalaIndexer};
+use crate::board::MAX_BOARD_SEEDS;
+use crate::rules::Rules;
+use crate::Position;
+
+/// How [`open`] holds the files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// Memory-mapped: only the pages a few lookups touch are read.
+    Mapped,
+    /// Read into memory on huge pages: for a search, which reads every file for its checksum
+    /// anyway and then makes millions of random lookups (on the page cache's 4 KiB pages each
+    /// one would also miss the TLB).
+    Read,
+}
+
+/// Opens the tables of `rules` on `holes` holes in `dir`, with the checksums of layers
+/// `0..=check_up_to` checked.
+pub fn open<R: Rules>(
+    dir: &Path,
+    rules: R,
+    holes: u8,
+    check_up_to: u32,
+    hold: Hold,
+) -> Result<Tablebase<MancalaIndexer<R>>, TableError> {
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let tb = match hold {
+        Hold::Read => Tablebase::open(ix, id, dir, Check::Headers)?,
+        // SAFETY: table files are written once (temp file + rename) and never modified in
+        // place; the program asks its users not to edit or truncate them while it runs (README).
+        Hold::Mapped => unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?,
+    };
+    let top = (check_up_to as usize).min(tb.tables().len() - 1);
+    tb.tables()[..=top]
+        .par_iter()
+        .try_for_each(Table::check_payload)?;
+    Ok(tb)
+}
+
+/// The tables in `dir` for a search from `p`: read into memory, every layer's checksum checked.
+pub fn open_for_search<R: Rules>(
+    dir: &Path,
+    p: &Position<R>,
+) -> Result<Tablebase<MancalaIndexer<R>>, TableError> {
+    open(
+        dir,
+        *p.rules(),
+        p.board().holes,
+        MAX_BOARD_SEEDS,
+        Hold::Read,
+    )
+}
