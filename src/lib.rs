@@ -21,7 +21,6 @@
 #![deny(missing_docs)]
 
 pub mod board;
-pub mod cli;
 pub mod endgame;
 pub mod game;
 pub mod notation;

@@ -1,11 +1,13 @@
 //! The `mancala` binary: parse the command line, run it, report errors on stderr.
 
+mod cli;
+
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = mancala::cli::Cli::parse();
-    match mancala::cli::run(cli) {
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
         Ok(code) => code,
         Err(e) => {
             // A closed pipe (`mancala ... | head`) is not an error worth reporting.

@@ -1,7 +1,7 @@
 //! Drawing a board as a player sees it.
 
-use crate::rules::Rules;
-use crate::Position;
+use mancala::rules::Rules;
+use mancala::Position;
 use std::fmt::Write;
 
 /// The board as South sees it: North's row on top, right to left (so `p[n]` faces `p[n-1]`);

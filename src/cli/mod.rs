@@ -4,19 +4,21 @@
 //! never a panic: see [`run`].
 
 mod draw;
+mod engine;
 mod play;
+mod report;
 mod solve;
 mod tables;
 mod verify;
 
-use crate::notation::Setup;
-use crate::rules::{GameKind, Rules};
-use crate::variant::{RuleFlags, Variant};
-use crate::Position;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
+use mancala::notation::Setup;
+use mancala::rules::{GameKind, Rules};
+use mancala::variant::{RuleFlags, Variant};
+use mancala::Position;
 
-pub use draw::draw;
+use draw::draw;
 
 /// Play, solve and analyse two-row mancala games exactly.
 #[derive(Parser, Debug)]
@@ -188,23 +190,23 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
     match cli.command {
         Command::Show(a) => {
             let v = a.variant()?;
-            crate::with_rules!(v, r => play::show(&a, r))
+            mancala::with_rules!(v, r => play::show(&a, r))
         }
         Command::Play(a) => {
             let v = a.pos.variant()?;
-            crate::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json))
+            mancala::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json))
         }
         Command::Moves(a) => {
             let v = a.pos.variant()?;
-            crate::with_rules!(v, r => play::moves(&a.pos, r, a.json))
+            mancala::with_rules!(v, r => play::moves(&a.pos, r, a.json))
         }
         Command::Solve(a) => {
             let v = a.pos.variant()?;
-            crate::with_rules!(v, r => solve::solve(&a.pos, &a.search, r, a.json))
+            mancala::with_rules!(v, r => solve::solve(&a.pos, &a.search, r, a.json))
         }
         Command::Analyze(a) => {
             let v = a.pos.variant()?;
-            crate::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
+            mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
         }
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),

@@ -1,9 +1,9 @@
 //! `show`, `play` and `moves`.
 
 use super::{draw, PositionArgs};
-use crate::board::{Move, Side};
-use crate::rules::Rules;
 use anyhow::{bail, Result};
+use mancala::board::{Move, Side};
+use mancala::rules::Rules;
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,7 +43,7 @@ pub(super) fn play<R: Rules>(
         let mv = Move(u8::try_from(m).unwrap_or(u8::MAX));
         p = match p.try_play(mv) {
             Ok(q) => q,
-            Err(crate::IllegalMove::OutOfRange { holes, .. }) => {
+            Err(mancala::IllegalMove::OutOfRange { holes, .. }) => {
                 bail!("move #{place} ({m}) is illegal: out of range (moves are 1..={holes})")
             }
             Err(e) => {

@@ -1,11 +1,11 @@
 //! `solve` and `analyze`: exact values from the game-agnostic search.
 
-use super::PositionArgs;
-use crate::board::Side;
-use crate::rules::Rules;
-use crate::Position;
-use anyhow::{bail, Context, Result};
+use super::{engine, report, PositionArgs};
+use anyhow::Result;
 use clap::Args;
+use mancala::board::Side;
+use mancala::rules::Rules;
+use mancala::Position;
 use serde_json::json;
 use solver::search::{Progress, SearchConfig, SearchError, Solver};
 use std::io::{IsTerminal, Write};
@@ -41,52 +41,21 @@ const DEFAULT_HASH_MB: u64 = 1024;
 /// 1024 MiB, 6.9-7.6 s at 256, 6.5-7.1 s at 128.
 const DEFAULT_HASH_MB_WITH_TABLES: u64 = 256;
 
-/// MemAvailable from /proc/meminfo, in bytes, when the system says.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 impl SearchArgs {
     /// The search configuration for `root`, with the table sized to what the position can use
     /// and what the machine can give.
     fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
-        let threads = match self.threads {
-            Some(0) => bail!("--threads must be at least 1"),
-            Some(t) if t > 1024 => bail!("--threads {t} is more than this program supports (1024)"),
-            Some(t) => t,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
-        let asked_mb = self.hash_mb.unwrap_or(if self.tables.is_some() {
+        let threads = engine::threads(self.threads)?;
+        let default_mb = if self.tables.is_some() {
             DEFAULT_HASH_MB_WITH_TABLES
         } else {
             DEFAULT_HASH_MB
-        });
-        if asked_mb == 0 {
-            bail!("--hash-mb must be at least 1");
-        }
-        let asked = asked_mb
-            .checked_mul(1 << 20)
-            .ok_or_else(|| anyhow::anyhow!("--hash-mb {asked_mb} is too large"))?;
-        if let Some(avail) = available_memory() {
-            if self.hash_mb.is_some() && asked > avail {
-                bail!(
-                    "--hash-mb {asked_mb} asks for more memory than this machine has available ({} MiB)",
-                    avail >> 20
-                );
-            }
-        }
-        // A table with more slots than there are positions is wasted: 16 bytes a position, at
-        // least 1 MiB.
-        let useful = root.key_bound().saturating_mul(16).max(1 << 20);
-        let bytes = (asked as u128).min(useful);
-        let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+        };
+        let asked = engine::hash_bytes(self.hash_mb, default_mb)?;
         Ok(SearchConfig {
             threads,
-            tt_bytes: bytes,
-            stop: Some(interrupt_flag()),
+            tt_bytes: engine::tt_bytes(root, asked),
+            stop: Some(engine::interrupt_flag()),
             ..SearchConfig::default()
         })
     }
@@ -94,19 +63,6 @@ impl SearchArgs {
     fn wants_progress(&self) -> bool {
         self.progress || std::io::stderr().is_terminal()
     }
-}
-
-/// A stop flag raised by Ctrl-C, so a long solve ends with a message instead of a kill.
-fn interrupt_flag() -> Arc<AtomicBool> {
-    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        // If a handler cannot be installed, Ctrl-C simply kills the process as usual.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-        flag
-    })
-    .clone()
 }
 
 /// Runs `work` with a progress line on stderr (after the first second) when asked.
@@ -169,37 +125,10 @@ fn with_progress<T>(
     })
 }
 
-fn search_error(e: SearchError) -> anyhow::Error {
-    match e {
-        SearchError::Interrupted => {
-            anyhow::anyhow!("interrupted: the search was stopped before it finished (no value)")
-        }
-        SearchError::Table(solver::TtError::KeyTooLarge { min_bytes, .. }) => {
-            let avail = available_memory().unwrap_or(0) as u128;
-            let advice = if min_bytes <= avail {
-                format!("give it at least --hash-mb {}", min_bytes.div_ceil(1 << 20))
-            } else {
-                "this board has too many positions to solve exactly on this machine".to_string()
-            };
-            anyhow::anyhow!("cannot solve exactly: {e}; {advice}")
-        }
-        other => anyhow::anyhow!("{other}"),
-    }
-}
-
-/// "South wins by 8", "North wins by 2", "a draw".
-fn verdict(value: i32) -> String {
-    match value.cmp(&0) {
-        std::cmp::Ordering::Greater => format!("South wins by {value}"),
-        std::cmp::Ordering::Less => format!("North wins by {}", -value),
-        std::cmp::Ordering::Equal => "a draw".to_string(),
-    }
-}
-
 /// The principal variation with the side making each move: `S3 S6 N1 ...`.
 fn pv_text<R: Rules>(
     root: &Position<R>,
-    pv: &[crate::board::Move],
+    pv: &[mancala::board::Move],
 ) -> (String, Vec<serde_json::Value>) {
     let mut p = *root;
     let mut words = Vec::new();
@@ -226,10 +155,7 @@ fn run_search<R: Rules, T>(
     let tb = search
         .tables
         .as_deref()
-        .map(|d| {
-            crate::endgame::open_for_search(d, p)
-                .with_context(|| format!("--tables {}", d.display()))
-        })
+        .map(|d| engine::tables_for_search(d, p))
         .transpose()?;
     let oracle = tb
         .as_ref()
@@ -237,7 +163,7 @@ fn run_search<R: Rules, T>(
     let result = with_progress(search.wants_progress(), &mut cfg, to_final, |cfg| {
         Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
     })
-    .map_err(search_error)?;
+    .map_err(engine::search_error)?;
     Ok((result, cfg))
 }
 
@@ -281,17 +207,12 @@ pub(super) fn solve<R: Rules>(
     writeln!(
         out,
         "value:    {value:+} ({} under perfect play; final South minus North)",
-        verdict(value)
+        report::verdict(value)
     )?;
     match p.to_move() {
         None => writeln!(out, "the game is over")?,
         Some(side) => {
-            let list = best
-                .iter()
-                .map(u8::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            writeln!(out, "best:     {list} (for {side})")?;
+            writeln!(out, "{}", report::best_line(&best, side))?;
             writeln!(out, "pv:       {pv}")?;
         }
     }
@@ -354,7 +275,7 @@ pub(super) fn analyze<R: Rules>(
             )?;
             for &(m, v) in &finals {
                 let mark = if Some(v) == best { "  best" } else { "" };
-                writeln!(out, "  {m:>2}  {v:+4}  {}{mark}", verdict(v))?;
+                writeln!(out, "  {m:>2}  {v:+4}  {}{mark}", report::verdict(v))?;
             }
         }
     }

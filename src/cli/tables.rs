@@ -2,17 +2,18 @@
 //! `--tables DIR` option of `solve` and `analyze`.
 //!
 //! Tables live in one directory, one file per game, options, board size and layer (see the
-//! `tables` crate's `format` module); the default directory is [`crate::endgame::default_dir`].
+//! `tables` crate's `format` module); the default directory is [`mancala::endgame::default_dir`].
 //! Files are memory-mapped for reading: they are written once, atomically, and never modified in
 //! place, so a mapping stays valid as long as nobody else rewrites the directory's files.
 
-use super::{parse_game, PositionArgs, RuleArgs};
-use crate::board::{Move, MAX_BOARD_SEEDS};
-use crate::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
-use crate::rules::{GameKind, Rules};
-use crate::variant::{RuleFlags, Variant};
+use super::engine::{self, mib};
+use super::{parse_game, report, PositionArgs, RuleArgs};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use mancala::board::{Move, MAX_BOARD_SEEDS};
+use mancala::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
+use mancala::rules::{GameKind, Rules};
+use mancala::variant::{RuleFlags, Variant};
 use serde_json::json;
 use solver::Indexer;
 use std::collections::BTreeMap;
@@ -151,47 +152,26 @@ impl GameArgs {
     }
 }
 
-fn threads(t: Option<usize>) -> Result<usize> {
-    match t {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > 1024 => bail!("--threads {t} is more than this program supports (1024)"),
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
 /// Runs a `tables` subcommand.
 pub(super) fn run(a: TablesArgs) -> Result<ExitCode> {
     match a.command {
         TablesCommand::Build(b) => {
             let v = b.game.variant()?;
             let holes = b.game.holes()?;
-            crate::with_rules!(v, r => build(&b, r, holes))
+            mancala::with_rules!(v, r => build(&b, r, holes))
         }
         TablesCommand::Info(d) => info(&d.dir()),
         TablesCommand::Query(q) => {
             let v = q.pos.variant()?;
-            crate::with_rules!(v, r => query(&q, r))
+            mancala::with_rules!(v, r => query(&q, r))
         }
         TablesCommand::Dump(d) => {
             let v = d.game.variant()?;
             let holes = d.game.holes()?;
-            crate::with_rules!(v, r => dump(&d, r, holes))
+            mancala::with_rules!(v, r => dump(&d, r, holes))
         }
         TablesCommand::Verify(v) => verify(&v),
     }
-}
-
-/// MemAvailable from /proc/meminfo, in bytes, when the system says.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
 }
 
 fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
@@ -202,7 +182,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let dir = a.dir.dir();
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    let threads = threads(a.threads)?;
+    let threads = engine::threads(a.threads)?;
     let mem = tables::memory_estimate(&ix, k, holes as u32);
     eprintln!(
         "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables); {threads} thread{}",
@@ -214,15 +194,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         mib(mem.tables),
         if threads == 1 { "" } else { "s" }
     );
-    if let Some(avail) = available_memory() {
-        if mem.total() > avail {
-            bail!(
-                "building {id} up to {k} seeds needs about {} of memory, but only {} is available",
-                mib(mem.total()),
-                mib(avail)
-            );
-        }
-    }
+    engine::ensure_memory(&format!("building {id} up to {k} seeds"), mem.total())?;
     let opts = BuildOptions {
         threads,
         progress: a.progress || std::io::stderr().is_terminal(),
@@ -306,12 +278,7 @@ fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
         "value:    {value:+} (final South minus North under perfect play)"
     )?;
     if let Some(side) = p.to_move() {
-        let list = best
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        writeln!(out, "best:     {list} (for {side})")?;
+        writeln!(out, "{}", report::best_line(&best, side))?;
         for (m, v) in finals {
             writeln!(out, "  move {m:>2}: {v:+}")?;
         }
@@ -480,6 +447,7 @@ fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
+    let threads = engine::threads(a.threads)?;
     let dir = a.dir.dir();
     let files = scan(&dir)?;
     let mut out = std::io::stdout().lock();
@@ -511,7 +479,7 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     drop(files);
     // Step 2. Every entry of every complete set, re-derived from its children.
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads(a.threads)?)
+        .num_threads(threads)
         .build()?;
     let progress = a.progress || std::io::stderr().is_terminal();
     for id in ids {
@@ -523,7 +491,8 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
                 continue;
             }
         };
-        let n = crate::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, progress))?;
+        let n =
+            mancala::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, progress))?;
         problems += n;
     }
     if problems > 0 {

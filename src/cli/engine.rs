@@ -1,0 +1,162 @@
+//! The one setup layer of every subcommand that computes: threads, the transposition table's
+//! size, memory checks, endgame tables for a search, the Ctrl-C flag and deadlines. Each rule is
+//! written here once, so `solve`, `analyze`, `verify` and `tables` validate alike.
+
+use anyhow::{anyhow, bail, Context, Result};
+use mancala::endgame::{open_for_search, MancalaIndexer};
+use mancala::rules::Rules;
+use mancala::Position;
+use solver::search::SearchError;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::{Duration, Instant};
+use tables::Tablebase;
+
+/// The most threads any subcommand accepts.
+const MAX_THREADS: usize = 1024;
+
+/// `--threads`: at least 1, at most [`MAX_THREADS`]; all cores when not given.
+pub fn threads(asked: Option<usize>) -> Result<usize> {
+    match asked {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) if t > MAX_THREADS => {
+            bail!("--threads {t} is more than this program supports ({MAX_THREADS})")
+        }
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// MemAvailable from /proc/meminfo, in bytes, when the system says.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// `bytes` as MiB with one decimal.
+pub fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// Refuses a job that needs more memory than the machine has available; `what` names the job.
+pub fn ensure_memory(what: &str, bytes: u64) -> Result<()> {
+    if let Some(avail) = available_memory() {
+        if bytes > avail {
+            bail!(
+                "{what} needs about {} of memory, but only {} is available",
+                mib(bytes),
+                mib(avail)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `--hash-mb` in bytes (`default_mb` when not given): at least 1 MiB, and an explicit request
+/// no larger than the machine's available memory.
+pub fn hash_bytes(asked_mb: Option<u64>, default_mb: u64) -> Result<u64> {
+    let mb = asked_mb.unwrap_or(default_mb);
+    if mb == 0 {
+        bail!("--hash-mb must be at least 1");
+    }
+    let bytes = mb
+        .checked_mul(1 << 20)
+        .ok_or_else(|| anyhow!("--hash-mb {mb} is too large"))?;
+    if let Some(avail) = available_memory() {
+        if asked_mb.is_some() && bytes > avail {
+            bail!(
+                "--hash-mb {mb} asks for more memory than this machine has available ({} MiB)",
+                avail >> 20
+            );
+        }
+    }
+    Ok(bytes)
+}
+
+/// The transposition table for a search from `root`: `bytes`, or less when the position cannot
+/// fill it. A table with more slots than there are positions is wasted: 16 bytes a position, at
+/// least 1 MiB.
+pub fn tt_bytes<G: solver::Game>(root: &G, bytes: u64) -> usize {
+    let useful = root.key_bound().saturating_mul(16).max(1 << 20);
+    usize::try_from((bytes as u128).min(useful)).unwrap_or(usize::MAX)
+}
+
+/// A flag raised by Ctrl-C (the handler is installed once per process), so a long job ends with
+/// a message instead of a kill.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // If a handler cannot be installed, Ctrl-C simply kills the process as usual.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// Whether Ctrl-C has been pressed.
+pub fn interrupted() -> bool {
+    interrupt_flag().load(Ordering::Relaxed)
+}
+
+/// Runs `work` while a timer thread raises `stop` at the deadline, or when Ctrl-C is pressed.
+pub fn with_deadline<T>(
+    limit: Option<Duration>,
+    stop: &Arc<AtomicBool>,
+    work: impl FnOnce() -> T,
+) -> T {
+    let interrupt = interrupt_flag();
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        let stop = stop.clone();
+        s.spawn(move || loop {
+            let left = limit.map(|l| l.saturating_sub(started.elapsed()));
+            if left == Some(Duration::ZERO) || interrupt.load(Ordering::Relaxed) {
+                stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            let wait = left.map_or(Duration::from_millis(50), |l| {
+                l.min(Duration::from_millis(50))
+            });
+            match rx.recv_timeout(wait) {
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                _ => return,
+            }
+        });
+        let r = work();
+        drop(tx);
+        r
+    })
+}
+
+/// The endgame tables in `dir` (`--tables DIR`) for a search from `p`, every layer checked.
+pub fn tables_for_search<R: Rules>(
+    dir: &Path,
+    p: &Position<R>,
+) -> Result<Tablebase<MancalaIndexer<R>>> {
+    open_for_search(dir, p).with_context(|| format!("--tables {}", dir.display()))
+}
+
+/// A search error as the user should read it: what happened and what to do.
+pub fn search_error(e: SearchError) -> anyhow::Error {
+    match e {
+        SearchError::Interrupted => {
+            anyhow!("interrupted: the search was stopped before it finished (no value)")
+        }
+        SearchError::Table(solver::TtError::KeyTooLarge { min_bytes, .. }) => {
+            let avail = available_memory().unwrap_or(0) as u128;
+            let advice = if min_bytes <= avail {
+                format!("give it at least --hash-mb {}", min_bytes.div_ceil(1 << 20))
+            } else {
+                "this board has too many positions to solve exactly on this machine".to_string()
+            };
+            anyhow!("cannot solve exactly: {e}; {advice}")
+        }
+        other => anyhow!("{other}"),
+    }
+}

@@ -1,0 +1,270 @@
+//! `verify first-player`: the start of every board size in the ranges, solved.
+
+use super::heatmap::heatmap_svg;
+use super::{note, Engine, OutFile, Solved};
+use super::{parse_range, parse_seconds, solve_limited, value_text, winner, EngineArgs};
+use crate::cli::report::moves_text;
+use crate::cli::{engine, parse_game, PositionArgs, RuleArgs};
+use anyhow::{bail, Result};
+use clap::Args;
+use mancala::rules::{GameKind, Rules};
+use mancala::Position;
+use serde_json::json;
+use solver::search::Oracle;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub(super) struct FirstPlayerArgs {
+    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
+    #[arg(value_parser = parse_game)]
+    game: GameKind,
+    /// Holes per row: N or a range A..B (default: the game's standard board).
+    #[arg(long, value_parser = parse_range, value_name = "A..B")]
+    holes: Option<(u32, u32)>,
+    /// Seeds per hole: N or a range C..D (default: the game's standard for each board).
+    #[arg(long, value_parser = parse_range, value_name = "C..D")]
+    seeds: Option<(u32, u32)>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+    /// Give each board size at most SECS seconds; sizes cut off are reported as unknown.
+    #[arg(long, value_parser = parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
+    time_limit: Option<f64>,
+    /// Also write the table as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Print one JSON object instead of the table: {"results":[{"holes","seeds","value","best","seconds",...}]}.
+    #[arg(long)]
+    json: bool,
+    /// Also draw an SVG heatmap of the first player's margin to FILE.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
+    let pos = PositionArgs {
+        game: a.game,
+        holes: None,
+        seeds: None,
+        position: None,
+        rules: a.rules,
+    };
+    let v = pos.variant()?;
+    let kind = a.game;
+    let (hmin, hmax) = kind.holes_range();
+    let (h0, h1) = a
+        .holes
+        .unwrap_or((kind.default_holes() as u32, kind.default_holes() as u32));
+    if h0 < hmin as u32 || h1 > hmax as u32 {
+        bail!(
+            "{} is played with {hmin} to {hmax} holes per row; --holes {h0}..{h1} is outside that",
+            kind.name()
+        );
+    }
+    let mut sizes = Vec::new();
+    for h in h0..=h1 {
+        let h = h as u8;
+        let (smin, smax) = kind.seeds_range(h);
+        let (s0, s1) = a
+            .seeds
+            .unwrap_or((kind.default_seeds(h) as u32, kind.default_seeds(h) as u32));
+        if s0 < smin as u32 || s1 > smax as u32 {
+            bail!(
+                "{} on {h} holes is played with {smin} to {smax} seeds per hole; --seeds {s0}..{s1} is outside that",
+                kind.name()
+            );
+        }
+        for s in s0..=s1 {
+            sizes.push((h, s as u8));
+        }
+    }
+    let engine = Engine::new(&a.engine, a.time_limit)?;
+    let csv = a
+        .csv
+        .as_deref()
+        .map(|p| OutFile::new(p, "--csv"))
+        .transpose()?;
+    let plot = a
+        .plot
+        .as_deref()
+        .map(|p| OutFile::new(p, "--plot"))
+        .transpose()?;
+    let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, a.tables.as_deref()))?;
+
+    let game = v.describe();
+    if let Some(f) = &csv {
+        f.write(csv_text(&game, &results).as_bytes(), "--csv")?;
+    }
+    if let Some(f) = &plot {
+        f.write(
+            heatmap_svg(&game, &results, a.time_limit)?.as_bytes(),
+            "--plot",
+        )?;
+    }
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let rows: Vec<_> = results
+            .iter()
+            .map(|r| {
+                json!({
+                    "holes": r.holes, "seeds": r.seeds, "value": r.value, "winner": winner(r.value),
+                    "best": r.best, "nodes": r.nodes, "seconds": r.seconds,
+                })
+            })
+            .collect();
+        let v = json!({
+            "game": kind.name(), "options": v.option_names(), "time_limit": a.time_limit, "results": rows,
+        });
+        writeln!(out, "{v}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    out.write_all(first_player_table(&game, &results, a.time_limit).as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Solves the start of every size, opening the endgame tables once per board width.
+fn survey<R: Rules>(
+    rules: R,
+    sizes: &[(u8, u8)],
+    engine: &Engine,
+    tables: Option<&Path>,
+) -> Result<Vec<Solved>> {
+    let mut out = Vec::new();
+    let mut tb: Option<(
+        u8,
+        Option<::tables::Tablebase<mancala::endgame::MancalaIndexer<R>>>,
+    )> = None;
+    for &(h, s) in sizes {
+        let p = Position::start(rules, h, s)?;
+        if let Some(dir) = tables {
+            if tb.as_ref().map(|t| t.0) != Some(h) {
+                let opened = match engine::tables_for_search(dir, &p) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        eprintln!("warning: no usable endgame tables for {h} holes ({e:#}); solving without them");
+                        None
+                    }
+                };
+                tb = Some((h, opened));
+            }
+        }
+        let oracle = tb
+            .as_ref()
+            .and_then(|t| t.1.as_ref())
+            .map(|t| t as &dyn Oracle<Position<R>>);
+        let mut r = solve_limited(&p, engine, oracle)?;
+        r.seeds = s;
+        note(&format!(
+            "{} {h}x{s}: {} ({:.1} s)",
+            R::KIND.name(),
+            value_text(r.value),
+            r.seconds
+        ));
+        out.push(r);
+    }
+    Ok(out)
+}
+
+fn first_player_table(game: &str, results: &[Solved], limit: Option<f64>) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "First-player advantage: {game}, standard start, South moves first."
+    );
+    let _ = writeln!(
+        s,
+        "value = final South minus North under perfect play (exact);"
+    );
+    match limit {
+        Some(l) => {
+            let _ = writeln!(
+                s,
+                "unknown = not solved within the time limit of {l} s per size (never guessed)."
+            );
+        }
+        None => {
+            let _ = writeln!(s, "no time limit.");
+        }
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| holes | seeds | value | winner | best first moves | nodes | seconds |"
+    );
+    let _ = writeln!(
+        s,
+        "|------:|------:|------:|:-------|:-----------------|------:|--------:|"
+    );
+    for r in results {
+        let best = if r.value.is_some() {
+            moves_text(&r.best, ", ")
+        } else {
+            "-".into()
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {:.3} |",
+            r.holes,
+            r.seeds,
+            value_text(r.value),
+            winner(r.value),
+            best,
+            r.nodes,
+            r.seconds
+        );
+    }
+    // A holes × seeds grid of values when the survey spans more than one of each.
+    let mut holes: Vec<u8> = results.iter().map(|r| r.holes).collect();
+    let mut seeds: Vec<u8> = results.iter().map(|r| r.seeds).collect();
+    holes.dedup();
+    seeds.sort_unstable();
+    seeds.dedup();
+    if holes.len() > 1 && seeds.len() > 1 {
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "Values (rows: holes per row; columns: seeds per hole; ? = unknown):"
+        );
+        let _ = write!(s, "{:>6}", "h\\s");
+        for sd in &seeds {
+            let _ = write!(s, "{sd:>6}");
+        }
+        let _ = writeln!(s);
+        for h in &holes {
+            let _ = write!(s, "{h:>6}");
+            for sd in &seeds {
+                let cell = match results.iter().find(|r| r.holes == *h && r.seeds == *sd) {
+                    Some(r) => r.value.map_or("?".to_string(), |v| format!("{v:+}")),
+                    None => String::new(),
+                };
+                let _ = write!(s, "{cell:>6}");
+            }
+            let _ = writeln!(s);
+        }
+    }
+    s
+}
+
+fn csv_text(game: &str, results: &[Solved]) -> String {
+    let mut s = String::from("game,holes,seeds,value,winner,best,nodes,seconds\n");
+    for r in results {
+        s.push_str(&format!(
+            "{game},{},{},{},{},{},{},{:.3}\n",
+            r.holes,
+            r.seeds,
+            r.value.map_or(String::new(), |v| v.to_string()),
+            winner(r.value),
+            moves_text(&r.best, " "),
+            r.nodes,
+            r.seconds
+        ));
+    }
+    s
+}
