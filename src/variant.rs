@@ -1,7 +1,17 @@
 //! A game with its options, chosen at run time: the command line's view of the rules.
 //!
 //! Everything below the CLI is generic over [`Rules`]; [`with_rules!`] turns a [`Variant`] into
-//! a call of such a generic function with the concrete rules.
+//! a call of such a generic function with the concrete rules. A variant is written as the game's
+//! name with its options switched on, each after a `+`, in the game's [`Rules::OPTIONS`] order
+//! (`kalah`, `kalah+empty-capture`, `dakon+no-mikul`): [`Variant`]'s `FromStr` and `Display`.
+//!
+//! ```
+//! use mancala::variant::Variant;
+//! let v: Variant = "kalah+empty-capture".parse().unwrap();
+//! assert_eq!(v.to_string(), "kalah+empty-capture");
+//! assert_eq!(v.describe(), "kalah --empty-capture");
+//! assert!("kalah+no-mikul".parse::<Variant>().is_err()); // Dakon's option
+//! ```
 
 /// Evaluates `$body` with `$r` bound to the concrete rules of the variant `$v`.
 #[macro_export]
@@ -18,6 +28,8 @@ macro_rules! with_rules {
 }
 
 use crate::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, WalakPussa};
+use std::fmt;
+use std::str::FromStr;
 
 /// One of the five games with its options set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,68 +46,40 @@ pub enum Variant {
     SanYao(SanYao),
 }
 
-/// The rule options of all games, as the command line collects them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RuleFlags {
-    /// Kalah `--empty-capture`.
-    pub empty_capture: bool,
-    /// Kalah `--end-when-mover-empty`.
-    pub end_when_mover_empty: bool,
-    /// Dakon `--nembak-takes-landing-seed`.
-    pub nembak_takes_landing_seed: bool,
-    /// Dakon `--no-mikul`.
-    pub no_mikul: bool,
-    /// Walak-pussa `--singleton-restriction`.
-    pub singleton_restriction: bool,
-}
-
 impl Variant {
-    /// The game with the given options; an option of another game is an error.
-    pub fn new(kind: GameKind, f: RuleFlags) -> Result<Variant, String> {
-        let flags = [
-            (f.empty_capture, "--empty-capture", GameKind::Kalah),
-            (
-                f.end_when_mover_empty,
-                "--end-when-mover-empty",
-                GameKind::Kalah,
-            ),
-            (
-                f.nembak_takes_landing_seed,
-                "--nembak-takes-landing-seed",
-                GameKind::Dakon,
-            ),
-            (f.no_mikul, "--no-mikul", GameKind::Dakon),
-            (
-                f.singleton_restriction,
-                "--singleton-restriction",
-                GameKind::WalakPussa,
-            ),
-        ];
-        if let Some((_, flag, owner)) = flags
-            .into_iter()
-            .find(|&(on, _, owner)| on && owner != kind)
-        {
-            return Err(format!(
-                "option {flag} applies to {} only, not to {}",
-                owner.name(),
-                kind.name()
-            ));
-        }
-        Ok(match kind {
-            GameKind::Kalah => Variant::Kalah(Kalah {
-                empty_capture: f.empty_capture,
-                end_when_mover_empty: f.end_when_mover_empty,
-            }),
-            GameKind::Dakon => Variant::Dakon(Dakon {
-                nembak_takes_landing_seed: f.nembak_takes_landing_seed,
-                no_mikul: f.no_mikul,
-            }),
+    /// The game with every option off: its standard rules.
+    pub fn standard(kind: GameKind) -> Variant {
+        match kind {
+            GameKind::Kalah => Variant::Kalah(Kalah::default()),
+            GameKind::Dakon => Variant::Dakon(Dakon::default()),
             GameKind::DjenonAboure => Variant::DjenonAboure(DjenonAboure),
-            GameKind::WalakPussa => Variant::WalakPussa(WalakPussa {
-                singleton_restriction: f.singleton_restriction,
-            }),
+            GameKind::WalakPussa => Variant::WalakPussa(WalakPussa::default()),
             GameKind::SanYao => Variant::SanYao(SanYao),
-        })
+        }
+    }
+
+    /// The game with the named options on (names as in [`Rules::OPTIONS`]); an option of
+    /// another game, or of none, is an error that says which.
+    pub fn new<S: AsRef<str>>(kind: GameKind, options: &[S]) -> Result<Variant, String> {
+        let mut v = Variant::standard(kind);
+        for name in options {
+            let name = name.as_ref();
+            let Some(i) = kind.options().iter().position(|o| o.name == name) else {
+                let owner = GameKind::ALL
+                    .into_iter()
+                    .find(|g| g.options().iter().any(|o| o.name == name));
+                return Err(match owner {
+                    Some(owner) => format!(
+                        "option --{name} applies to {} only, not to {}",
+                        owner.name(),
+                        kind.name()
+                    ),
+                    None => format!("unknown rule option '{name}'"),
+                });
+            };
+            with_rules!(&mut v, r => r.set_option(i, true));
+        }
+        Ok(v)
     }
 
     /// Which game.
@@ -103,12 +87,12 @@ impl Variant {
         with_rules!(*self, r => kind_of(&r))
     }
 
-    /// The options switched on, as flag names without dashes.
+    /// The options switched on, by name.
     pub fn option_names(&self) -> Vec<&'static str> {
         with_rules!(*self, r => r.option_names())
     }
 
-    /// `kalah`, or `kalah --empty-capture` etc.: the game as a user would name it.
+    /// `kalah`, or `kalah --empty-capture` etc.: the game as a user would type it.
     pub fn describe(&self) -> String {
         let mut s = self.kind().name().to_string();
         for o in self.option_names() {
@@ -117,8 +101,100 @@ impl Variant {
         }
         s
     }
+
+    /// The options as one label: `standard` when none is on, else their names joined by `+`.
+    pub fn rule_label(&self) -> String {
+        let names = self.option_names();
+        if names.is_empty() {
+            "standard".to_string()
+        } else {
+            names.join("+")
+        }
+    }
 }
 
 fn kind_of<R: Rules>(_: &R) -> GameKind {
     R::KIND
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind().name())?;
+        for o in self.option_names() {
+            write!(f, "+{o}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    /// `game[+option]...`, as [`Variant`]'s `Display` writes it (options in any order).
+    fn from_str(s: &str) -> Result<Variant, String> {
+        let mut parts = s.split('+');
+        let kind: GameKind = parts.next().unwrap_or("").parse()?;
+        let options: Vec<&str> = parts.collect();
+        if options.iter().any(|o| o.is_empty()) {
+            return Err(format!("invalid variant '{s}': an empty option name"));
+        }
+        Variant::new(kind, &options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subset of every game's options prints and parses back to itself, and its options
+    /// are the ones switched on.
+    #[test]
+    fn every_variant_round_trips() {
+        for kind in GameKind::ALL {
+            let options = kind.options();
+            for mask in 0u32..1 << options.len() {
+                let names: Vec<&str> = (0..options.len())
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| options[i].name)
+                    .collect();
+                let v = Variant::new(kind, &names).unwrap();
+                assert_eq!(v.kind(), kind);
+                assert_eq!(v.option_names(), names);
+                let text = v.to_string();
+                assert_eq!(text.parse::<Variant>(), Ok(v), "{text}");
+                assert_eq!(text.split('+').count(), names.len() + 1, "{text}");
+            }
+        }
+        assert_eq!(
+            "kalah+end-when-mover-empty+empty-capture"
+                .parse::<Variant>()
+                .unwrap()
+                .to_string(),
+            "kalah+empty-capture+end-when-mover-empty"
+        );
+    }
+
+    /// Option names are unique across games (each is one command-line flag), and a name of
+    /// another game or of none is refused with a message naming it.
+    #[test]
+    fn options_belong_to_one_game() {
+        let mut all: Vec<&str> = GameKind::ALL
+            .into_iter()
+            .flat_map(|g| g.options().iter().map(|o| o.name))
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+        assert_eq!(
+            "dakon+empty-capture".parse::<Variant>(),
+            Err("option --empty-capture applies to kalah only, not to dakon".to_string())
+        );
+        assert_eq!(
+            Variant::new(GameKind::SanYao, &["lending"]),
+            Err("unknown rule option 'lending'".to_string())
+        );
+        assert!("kalah+".parse::<Variant>().is_err());
+        assert!("chess".parse::<Variant>().is_err());
+    }
 }

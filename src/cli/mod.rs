@@ -15,7 +15,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use mancala::notation::Setup;
 use mancala::rules::{GameKind, Rules};
-use mancala::variant::{RuleFlags, Variant};
+use mancala::variant::Variant;
 use mancala::Position;
 
 use draw::draw;
@@ -76,24 +76,45 @@ pub struct PositionArgs {
     rules: RuleArgs,
 }
 
-/// The rule options (RULES.md §2.12); each belongs to one game.
-#[derive(Args, Debug, Clone, Copy)]
+/// The rule options (RULES.md §2.12) of every game, a flag each, made from the games' own
+/// declarations ([`Rules::OPTIONS`]); each belongs to one game.
+#[derive(Debug, Clone, Default)]
 struct RuleArgs {
-    /// Kalah: a last seed in an own empty pit is banked even if the opposite pit is empty.
-    #[arg(long)]
-    empty_capture: bool,
-    /// Kalah: the game ends only when the player to move has no seeds.
-    #[arg(long)]
-    end_when_mover_empty: bool,
-    /// Dakon: the nembak capture also banks the landing seed.
-    #[arg(long)]
-    nembak_takes_landing_seed: bool,
-    /// Dakon: no mikul capture.
-    #[arg(long)]
-    no_mikul: bool,
-    /// Walak-pussa: a single seed may be sown only when no own pit holds two or more.
-    #[arg(long)]
-    singleton_restriction: bool,
+    /// The options given, by name.
+    on: Vec<&'static str>,
+}
+
+impl clap::FromArgMatches for RuleArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let all = GameKind::ALL.into_iter().flat_map(|g| g.options());
+        let on = all.filter(|o| m.get_flag(o.name)).map(|o| o.name).collect();
+        Ok(Self { on })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl Args for RuleArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for g in GameKind::ALL {
+            for o in g.options() {
+                cmd = cmd.arg(
+                    clap::Arg::new(o.name)
+                        .long(o.name)
+                        .action(clap::ArgAction::SetTrue)
+                        .help(format!("{}: {}", g.title(), o.help)),
+                );
+            }
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 #[derive(Args, Debug)]
@@ -119,15 +140,8 @@ struct MovesArgs {
 
 impl RuleArgs {
     /// `game` with these options (an option of another game is an error).
-    pub(crate) fn variant(self, game: GameKind) -> Result<Variant> {
-        let flags = RuleFlags {
-            empty_capture: self.empty_capture,
-            end_when_mover_empty: self.end_when_mover_empty,
-            nembak_takes_landing_seed: self.nembak_takes_landing_seed,
-            no_mikul: self.no_mikul,
-            singleton_restriction: self.singleton_restriction,
-        };
-        Variant::new(game, flags).map_err(anyhow::Error::msg)
+    fn variant(&self, game: GameKind) -> Result<Variant> {
+        Variant::new(game, &self.on).map_err(anyhow::Error::msg)
     }
 }
 

@@ -13,7 +13,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use mancala::board::{Move, MAX_BOARD_SEEDS};
 use mancala::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
 use mancala::rules::{GameKind, Rules};
-use mancala::variant::{RuleFlags, Variant};
+use mancala::variant::Variant;
 use serde_json::json;
 use solver::Indexer;
 use std::collections::BTreeMap;
@@ -423,18 +423,7 @@ fn info(dir: &Path) -> Result<ExitCode> {
 /// The game, options and holes a table identity names.
 fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
     let kind: GameKind = id.game.parse().map_err(anyhow::Error::msg)?;
-    let mut f = RuleFlags::default();
-    for o in &id.options {
-        match o.as_str() {
-            "empty-capture" => f.empty_capture = true,
-            "end-when-mover-empty" => f.end_when_mover_empty = true,
-            "nembak-takes-landing-seed" => f.nembak_takes_landing_seed = true,
-            "no-mikul" => f.no_mikul = true,
-            "singleton-restriction" => f.singleton_restriction = true,
-            other => bail!("unknown rule option '{other}'"),
-        }
-    }
-    let v = Variant::new(kind, f).map_err(anyhow::Error::msg)?;
+    let v = Variant::new(kind, &id.options).map_err(anyhow::Error::msg)?;
     let (min, max) = kind.holes_range();
     if id.holes < min as u32 || id.holes > max as u32 {
         bail!(

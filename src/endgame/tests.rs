@@ -246,3 +246,19 @@ fn kalah_word_agrees_with_the_rules_on_random_boards() {
         }
     }
 }
+
+/// A table file is named by its variant as `Variant` writes it (`kalah+empty-capture_6h_...`),
+/// so the file name, the table identity and the command line agree on option names.
+#[test]
+fn table_files_are_named_by_their_variant() {
+    use crate::rules::GameKind;
+    use crate::variant::Variant;
+    for kind in GameKind::ALL {
+        let names: Vec<&str> = kind.options().iter().map(|o| o.name).collect();
+        for v in [Variant::standard(kind), Variant::new(kind, &names).unwrap()] {
+            let id = crate::with_rules!(v, r => table_id(&r, 5));
+            assert_eq!(id.file_name(3), format!("{v}_5h_k003.mtb"));
+            assert_eq!(Variant::new(kind, &id.options), Ok(v));
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! Dakon (RULES.md §4): landing-pit relay through the own store, extra turn on a store landing,
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
-use super::{each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd};
+use super::{
+    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules, TurnEnd,
+};
 use crate::board::Board;
 use crate::board::Side;
 
@@ -55,15 +57,29 @@ impl Rules for Dakon {
         }
     }
 
-    fn option_names(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.nembak_takes_landing_seed {
-            v.push("nembak-takes-landing-seed");
+    const OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "nembak-takes-landing-seed",
+            help: "the nembak capture also banks the landing seed",
+        },
+        RuleOption {
+            name: "no-mikul",
+            help: "no mikul capture",
+        },
+    ];
+
+    fn option(&self, i: usize) -> bool {
+        match i {
+            0 => self.nembak_takes_landing_seed,
+            _ => self.no_mikul,
         }
-        if self.no_mikul {
-            v.push("no-mikul");
+    }
+
+    fn set_option(&mut self, i: usize, on: bool) {
+        match i {
+            0 => self.nembak_takes_landing_seed = on,
+            _ => self.no_mikul = on,
         }
-        v
     }
 }
 

@@ -2,7 +2,8 @@
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
 use super::{
-    lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, Rules, TurnEnd,
+    lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, RuleOption, Rules,
+    TurnEnd,
 };
 use crate::board::Board;
 use crate::board::Side;
@@ -55,7 +56,14 @@ impl Rules for DjenonAboure {
         pass_or_end(self, board);
     }
 
-    fn option_names(&self) -> Vec<&'static str> {
-        Vec::new()
+    const OPTIONS: &'static [RuleOption] = &[];
+
+    fn option(&self, i: usize) -> bool {
+        let _ = i;
+        false
+    }
+
+    fn set_option(&mut self, i: usize, on: bool) {
+        let _ = (i, on);
     }
 }

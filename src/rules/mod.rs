@@ -105,6 +105,28 @@ impl GameKind {
         }
     }
 
+    /// The game's rule options ([`Rules::OPTIONS`]).
+    pub const fn options(self) -> &'static [RuleOption] {
+        match self {
+            GameKind::Kalah => Kalah::OPTIONS,
+            GameKind::Dakon => Dakon::OPTIONS,
+            GameKind::DjenonAboure => DjenonAboure::OPTIONS,
+            GameKind::WalakPussa => WalakPussa::OPTIONS,
+            GameKind::SanYao => SanYao::OPTIONS,
+        }
+    }
+
+    /// The name as a title: `Kalah`, `Djenon-aboure`, ...
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::Kalah => "Kalah",
+            GameKind::Dakon => "Dakon",
+            GameKind::DjenonAboure => "Djenon-aboure",
+            GameKind::WalakPussa => "Walak-pussa",
+            GameKind::SanYao => "San-Yao",
+        }
+    }
+
     /// Whether the game has sown stores (Kalah, Dakon) rather than capture tallies.
     pub const fn has_stores(self) -> bool {
         matches!(self, GameKind::Kalah | GameKind::Dakon)
@@ -119,6 +141,16 @@ impl std::str::FromStr for GameKind {
             .find(|g| g.name() == s)
             .ok_or_else(|| format!("unknown game '{s}' (expected one of kalah, dakon, djenon-aboure, walak-pussa, san-yao)"))
     }
+}
+
+/// A rule option of one game (RULES.md §2.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RuleOption {
+    /// Its name: the command-line flag without the dashes (`--empty-capture`), and the word in a
+    /// variant's name (`kalah+empty-capture`) and in table identities.
+    pub name: &'static str,
+    /// What it changes, in one line (the flag's help).
+    pub help: &'static str,
 }
 
 /// How a sowing ended.
@@ -171,9 +203,24 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// move next (RULES.md §2.7 steps 3–4).
     fn settle(&self, board: &mut Board);
 
-    /// The options that are switched on, as command-line flag names (for display and table
-    /// headers).
-    fn option_names(&self) -> Vec<&'static str>;
+    /// The game's rule options (RULES.md §2.12), in a fixed order: the one place their names
+    /// are spelled. The command line makes a flag of each, [`crate::variant::Variant`] parses
+    /// and prints them, and table identities list them.
+    const OPTIONS: &'static [RuleOption];
+
+    /// Whether option `OPTIONS[i]` is on.
+    fn option(&self, i: usize) -> bool;
+
+    /// Switches option `OPTIONS[i]` on or off.
+    fn set_option(&mut self, i: usize, on: bool);
+
+    /// The options that are switched on, by name, in [`Rules::OPTIONS`] order.
+    fn option_names(&self) -> Vec<&'static str> {
+        let on = Self::OPTIONS.iter().enumerate();
+        on.filter(|&(i, _)| self.option(i))
+            .map(|(_, o)| o.name)
+            .collect()
+    }
 
     /// A one-word move generator for these rules on `holes` holes, when the game has one (Kalah
     /// on up to 7 holes: [`KalahWord`]). The search and the table builder then sow whole boards

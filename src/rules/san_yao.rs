@@ -1,7 +1,7 @@
 //! San-Yao (RULES.md §7): Walak-pussa's sowing and capture; the game ends below two stones;
 //! forced passes as in Djenon-aboure.
 
-use super::{pass_or_end, GameKind, NotCandidate, Rules, TurnEnd};
+use super::{pass_or_end, GameKind, NotCandidate, RuleOption, Rules, TurnEnd};
 use crate::board::Board;
 use crate::board::Side;
 
@@ -36,7 +36,14 @@ impl Rules for SanYao {
         pass_or_end(self, board);
     }
 
-    fn option_names(&self) -> Vec<&'static str> {
-        Vec::new()
+    const OPTIONS: &'static [RuleOption] = &[];
+
+    fn option(&self, i: usize) -> bool {
+        let _ = i;
+        false
+    }
+
+    fn set_option(&mut self, i: usize, on: bool) {
+        let _ = (i, on);
     }
 }

@@ -1,7 +1,7 @@
 //! Walak-pussa (RULES.md §6): next-pit relay round the `2n` pits, alternating capture chain;
 //! a player with no legal move loses the rest of the board to the opponent.
 
-use super::{one_takes_all, GameKind, NotCandidate, Rules, TurnEnd};
+use super::{one_takes_all, GameKind, NotCandidate, RuleOption, Rules, TurnEnd};
 use crate::board::Board;
 use crate::board::Side;
 
@@ -41,11 +41,18 @@ impl Rules for WalakPussa {
         }
     }
 
-    fn option_names(&self) -> Vec<&'static str> {
-        if self.singleton_restriction {
-            vec!["singleton-restriction"]
-        } else {
-            Vec::new()
-        }
+    const OPTIONS: &'static [RuleOption] = &[RuleOption {
+        name: "singleton-restriction",
+        help: "a single seed may be sown only when no own pit holds two or more",
+    }];
+
+    fn option(&self, i: usize) -> bool {
+        let _ = i;
+        self.singleton_restriction
+    }
+
+    fn set_option(&mut self, i: usize, on: bool) {
+        let _ = i;
+        self.singleton_restriction = on;
     }
 }

@@ -53,7 +53,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         holes: None,
         seeds: None,
         position: None,
-        rules: a.rules,
+        rules: a.rules.clone(),
     };
     let v = pos.variant()?;
     let kind = a.game;

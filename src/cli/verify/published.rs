@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use mancala::reference_values::{self, ReferenceRow};
 use mancala::rules::Kalah;
+use mancala::variant::Variant;
 use mancala::Position;
 use std::io::Write;
 use std::process::ExitCode;
@@ -49,14 +50,7 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
         let at = match cut {
             Some(s2) => Attempt::NotTried(s2),
             None => {
-                let p = Position::start(
-                    Kalah {
-                        empty_capture: ec,
-                        end_when_mover_empty: false,
-                    },
-                    h,
-                    s,
-                )?;
+                let p = Position::start(kalah(ec), h, s)?;
                 let r = solve_limited(&p, &engine, None)?;
                 note(&format!(
                     "Kalah({h},{s}) {}: {} ({:.1} s)",
@@ -155,11 +149,16 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
     })
 }
 
-fn rule_name(empty_capture: bool) -> &'static str {
-    if empty_capture {
-        "empty-capture"
-    } else {
-        "standard"
+/// `standard` or `empty-capture`: the label of a Kalah capture rule.
+fn rule_name(empty_capture: bool) -> String {
+    Variant::Kalah(kalah(empty_capture)).rule_label()
+}
+
+/// Kalah with the default end rule and the given capture rule.
+fn kalah(empty_capture: bool) -> Kalah {
+    Kalah {
+        empty_capture,
+        end_when_mover_empty: false,
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) use word::{rotate, with_word_size, WordMove};
 use crate::board::Board;
 use crate::board::Side;
 use crate::rules::{
-    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, Rules, TurnEnd,
+    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules, TurnEnd,
 };
 
 /// Kalah, with its two options (both off: the standard rules).
@@ -114,15 +114,29 @@ impl Rules for Kalah {
         free_moves(mine) - free_moves(theirs)
     }
 
-    fn option_names(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.empty_capture {
-            v.push("empty-capture");
+    const OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "empty-capture",
+            help: "a last seed in an own empty pit is banked even if the opposite pit is empty",
+        },
+        RuleOption {
+            name: "end-when-mover-empty",
+            help: "the game ends only when the player to move has no seeds",
+        },
+    ];
+
+    fn option(&self, i: usize) -> bool {
+        match i {
+            0 => self.empty_capture,
+            _ => self.end_when_mover_empty,
         }
-        if self.end_when_mover_empty {
-            v.push("end-when-mover-empty");
+    }
+
+    fn set_option(&mut self, i: usize, on: bool) {
+        match i {
+            0 => self.empty_capture = on,
+            _ => self.end_when_mover_empty = on,
         }
-        v
     }
 }
 
