@@ -36,9 +36,8 @@ pub struct SearchArgs {
 const DEFAULT_HASH_MB: u64 = 1024;
 
 /// The default with endgame tables: they answer the deep part of the tree, and a smaller table
-/// is faster to fault in and stays more in cache. Measured on Kalah(6,4), 2 threads: standard with
-/// K=20 tables 9.2/10.1 s at 1024 MiB, 7.4/7.7 s at 256; empty-capture with K=16 tables 12.1 s at
-/// 1024 MiB, 6.9-7.6 s at 256, 6.5-7.1 s at 128.
+/// is faster to fault in and stays more in cache (Kalah(6,4) with K=20 tables: 7.4 s at 256 MiB
+/// against 9.2 s at 1024; `docs/performance.md`).
 const DEFAULT_HASH_MB_WITH_TABLES: u64 = 256;
 
 impl SearchArgs {

@@ -247,11 +247,8 @@ impl KalahStages {
     ///
     /// so all are worked out once per `a` ([`Plan`]), and per board cost an add or a few. The
     /// board's own slot is `front[a] + back[b]`. Every other move (a sowing round the board, a
-    /// move that ends the game) is sown on the whole board ([`KalahWord::one_move`]).
-    ///
-    /// Measured on 6 holes (tables identical): planning the last two kinds as well, instead of
-    /// sowing them on the whole board, took the K=18 build from 7.11 to 5.99 s on 1 thread, and
-    /// from 3.56-3.58 to 3.10-3.22 s (K=18) and 5.98-6.37 to 5.06-5.39 s (K=19) on 2.
+    /// move that ends the game) is sown on the whole board ([`KalahWord::one_move`]): planning
+    /// the last two kinds too made the K=18 build 1.2x faster (`docs/performance.md`).
     #[inline(always)]
     fn visit<const N: usize, const M: usize>(
         &self,
@@ -407,9 +404,10 @@ impl KalahStages {
         }
     }
 }
+
 /// Boards of one mover's row that [`KalahStages::visit`] works on together, move by move: it
 /// matches on each pit's [`Step`] once per chunk, not once per board (an indirect jump that the
-/// branch predictor missed). Measured on 6 holes, K=18, 1 thread: 5.91 -> 4.95-5.10 s.
+/// branch predictor missed): the K=18 build 1.2x faster on 1 thread.
 const CHUNK: usize = 32;
 
 impl Schedule for KalahStages {

@@ -204,8 +204,8 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn settle(&self, board: &mut Board);
 
     /// The game's rule options (RULES.md §2.12), in a fixed order: the one place their names
-    /// are spelled. The command line makes a flag of each, [`crate::variant::Variant`] parses
-    /// and prints them, and table identities list them.
+    /// are spelled. The command line makes a flag of each, the run-time variants parse
+    /// and print them, and table identities list them.
     const OPTIONS: &'static [RuleOption];
 
     /// Whether option `OPTIONS[i]` is on.

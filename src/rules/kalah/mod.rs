@@ -103,13 +103,8 @@ impl Rules for Kalah {
 
     /// The mover's free moves minus the opponent's: pits whose sowing ends in the owner's store
     /// and so earns an extra turn. A free move is worth a seed and a tempo, and the opponent's
-    /// free moves are threats the mover may have to spoil.
-    ///
-    /// Measured (1 thread, nodes, against no estimate): Kalah(6,4) standard with K=18 tables
-    /// 47.9 M -> 40.5 M, without tables 131.4 M -> 112.4 M; empty-capture with K=17 tables
-    /// 24.7 M -> 21.2 M; 5x4 -12%, 6x3 -10%, 4x6 -10%, 5x5 +4%. An eighth of the seeds in the
-    /// mover's row minus the opponent's made (6,4) standard 9% worse; the mover's free moves
-    /// alone did as well on standard but cut empty-capture by only 6%.
+    /// free moves are threats the mover may have to spoil. It saves about 15% of the nodes of
+    /// Kalah(6,4) (`docs/performance.md`).
     fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
         free_moves(mine) - free_moves(theirs)
     }
