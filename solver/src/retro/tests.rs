@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::*;
-use crate::game::{Children, FixedVec};
+use crate::game::{Child, Children, FixedVec, Game};
 
 // ---------------------------------------------------------------------------------------------
 // Harness
