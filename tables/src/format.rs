@@ -39,7 +39,7 @@
 //!   they share the split of seeds between the rows, and their values cluster. A window placed
 //!   per block of 256 leaves 0.11% of Kalah's layer 18 outside it, against 1.55% for the best
 //!   window of the whole layer; the bases cost 1/32 bit per entry. (Format 1 had one window per
-//!   layer and 10-byte exceptions: 5.81 bits per entry for Kalah 6 holes K=20.)
+//!   layer and 10-byte exceptions; docs/performance.md compares the two.)
 //! - [`Encoding::Byte`]: one `i8` per entry (any layer whose values fit, so any `k <= 127`).
 //! - [`Encoding::Wide`]: one `i16` per entry.
 //!

@@ -62,9 +62,8 @@ impl std::fmt::Debug for Table {
 
 /// An empty buffer with room for `len` bytes, on huge pages where possible. Lookups are random
 /// accesses: on 4 KiB pages nearly each one also misses the TLB, and a prefetch that misses the
-/// TLB holds up the instructions behind it until its page walk is done. Measured on the Kalah
-/// 6-hole build (1 thread, K=17): the lookups and their prefetches were 21% of the time, and
-/// their stalls sat on the page walks.
+/// TLB holds up the instructions behind it until its page walk is done (in a profiled build the
+/// lookups' stalls sat on the page walks; docs/performance.md).
 fn huge_buffer(len: usize) -> Vec<u8> {
     let v = Vec::with_capacity(len);
     solver::advise_huge_pages(v.as_ptr(), len);

@@ -21,9 +21,8 @@ const UNKNOWN: i16 = i16::MIN;
 /// Positions whose children are generated, and their lookups started, before the first of
 /// them is evaluated. A position's lookups are loads at random places (a lower layer or this
 /// layer's memo); started only just before they are read, they wait for memory one position at a
-/// time. Started this many positions ahead, they are mostly in cache by then. Measured on Kalah
-/// with 6 holes (1 thread, K=17, 3 interleaved pairs): 13.2/14.5/12.7 s without, 12.0/11.5/11.3 s
-/// with 8 ahead; 4 and 16 measured the same as 8.
+/// time. Started this many positions ahead, they are mostly in cache by then (4 and 16 did as
+/// well as 8; docs/performance.md).
 const AHEAD: usize = 8;
 
 /// One position being computed: a pending root or a level of the depth-first stack.

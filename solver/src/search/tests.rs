@@ -6,8 +6,15 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 
+use std::sync::atomic::Ordering;
+
+use super::defer::BusyMarks;
+use super::node::Searcher;
+use super::order::move_order;
+use super::shared::{Job, Shared, GUESS_STOPPED};
 use super::*;
 use crate::game::{Child, Children, Game};
+use crate::tt::{TranspositionTable, TtError};
 
 // ---------------------------------------------------------------------------------------------
 // Toy game 1: take-away. A row of tokens with values; take 1, 2 or 3 from the end and win their
@@ -355,6 +362,7 @@ fn cfg(threads: usize, tt_bytes: usize) -> SearchConfig {
         tt_bytes,
         stop: None,
         progress: None,
+        ..SearchConfig::default()
     }
 }
 
@@ -392,7 +400,7 @@ fn check_root<G: Game>(root: &G, c: &SearchConfig, f: &impl Fn(&G) -> i32) {
         let mut ch = Children::new();
         pos.children(&mut ch);
         let kids = ch.as_slice();
-        let order = super::node::move_order(kids, None, |_, c| c.gain);
+        let order = move_order(kids, None, |_, c| c.gain);
         let first_best = order[..kids.len()]
             .iter()
             .map(|&i| &kids[usize::from(i)])
@@ -623,6 +631,7 @@ fn stop_flag_interrupts() {
         tt_bytes: 1 << 12,
         stop: Some(stop.clone()),
         progress: Some(progress.clone()),
+        ..SearchConfig::default()
     };
     assert_eq!(
         solve(&root, &c, None).unwrap_err(),
@@ -754,31 +763,17 @@ fn perf_large_graph() {
     assert_eq!(values[0], values[1]);
 }
 
-fn busy_marks() -> Vec<AtomicU16> {
-    (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect()
-}
-
-/// The shared state of a two-thread value job with `lower..=upper` proven, as `Solver::run`
+/// The shared state of a two-thread value job with `lower..=upper` proven, as `Pool::run`
 /// makes it.
 fn two_threads<'a, G: Game>(
     tt: &'a TranspositionTable,
-    busy: &'a [AtomicU16],
+    busy: &'a BusyMarks,
+    cfg: &'a SearchConfig,
+    pos: G,
     lower: i32,
     upper: i32,
 ) -> Shared<'a, G> {
-    Shared {
-        tt,
-        oracle: None,
-        busy,
-        threads: 2,
-        defer_first_ply: node::DEFER_FIRST_PLY,
-        stop: None,
-        progress: None,
-        done: AtomicBool::new(false),
-        lower: AtomicI32::new(lower),
-        upper: AtomicI32::new(upper),
-        guess: AtomicI32::new(GUESS_PENDING),
-    }
+    Shared::new(tt, None, busy, cfg, Job::Exact(pos, lower, upper))
 }
 
 /// A thread gives up a null-window test that another thread already answered (the shared
@@ -787,8 +782,9 @@ fn two_threads<'a, G: Game>(
 fn a_test_another_thread_answered_is_given_up() {
     let g = take_game(3, 24, -4, 6);
     let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy = busy_marks();
-    let shared = |lower, upper| two_threads(&tt, &busy, lower, upper);
+    let busy = BusyMarks::new();
+    let c = cfg(2, 1 << 12);
+    let shared = |lower, upper| two_threads(&tt, &busy, &c, g, lower, upper);
     let s = g.stake();
     let mut memo = HashMap::new();
     let v = brute(&g, &mut memo);
@@ -810,9 +806,10 @@ fn a_test_another_thread_answered_is_given_up() {
 fn the_guess_is_made_once_and_shared() {
     let g = take_game(5, 24, -4, 6);
     let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy = busy_marks();
+    let busy = BusyMarks::new();
+    let c = cfg(2, 1 << 12);
     let s = g.stake();
-    let sh = two_threads(&tt, &busy, -s, s);
+    let sh = two_threads(&tt, &busy, &c, g, -s, s);
     let mine = Searcher::new(&sh, 0).guess(&g, 4).unwrap();
     let mut first = Searcher::new(&sh, 0);
     assert_eq!(first.shared_guess(&g, 4), Some(mine));
