@@ -18,6 +18,9 @@ pub mod retro;
 pub mod search;
 pub mod tt;
 
+#[cfg(test)]
+mod toy;
+
 pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
 pub use memory::{advise_huge_pages, huge_vec, prefetch};
 pub use retro::{placed_moves, solve_layer, Indexer, Lower, Placed, Schedule, OVER};
