@@ -272,7 +272,7 @@ impl TranspositionTable {
         if ptr.is_null() {
             return Err(alloc_err);
         }
-        crate::advise_huge_pages(ptr.cast::<u8>(), layout.size());
+        crate::memory::advise_huge_pages(ptr.cast::<u8>(), layout.size());
         // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
         // which is the layout `Box<[Bucket]>` frees with; all-zero bytes are a valid `Bucket`
         // (atomics of 0).
@@ -319,7 +319,7 @@ impl TranspositionTable {
     /// memory at the same time (the search prefetches all children before probing any).
     #[inline]
     pub fn prefetch(&self, slot: Slot) {
-        crate::prefetch(&self.buckets[slot.index]);
+        crate::memory::prefetch(&self.buckets[slot.index]);
     }
 
     /// What the table knows about `key`, if anything.

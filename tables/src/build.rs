@@ -175,9 +175,9 @@ pub fn build<I: Indexer>(
 ///
 /// Every position of a layer looks up its children in the layers below, at random places. A
 /// byte is one load (and one prefetch) with nothing to decode; a table entry is a nibble, its
-/// block's base and now and then an exception. Measured on Kalah with 6 holes (1 thread, K=16
-/// and K=17), the table lookups and their prefetches were 18-21% of the build. The bytes cost
-/// one byte per entry of the lower layers for the length of the build.
+/// block's base and now and then an exception, and the table lookups were a fifth of a build
+/// (docs/performance.md). The bytes cost one byte per entry of the lower layers for the length
+/// of the build.
 struct Built<'a> {
     tables: &'a [Table],
     plain: &'a [Option<Vec<i8>>],

@@ -25,6 +25,8 @@ pub enum TableError {
         path: PathBuf,
         /// The version found.
         found: u32,
+        /// The version this program reads.
+        reads: u32,
     },
     /// The file is shorter (or longer) than its header says.
     Truncated {
@@ -104,11 +106,10 @@ impl fmt::Display for TableError {
             TableError::NotATable { path } => {
                 write!(f, "{}: not a mancala table file (bad magic bytes)", path.display())
             }
-            TableError::Version { path, found } => write!(
+            TableError::Version { path, found, reads } => write!(
                 f,
-                "{}: table format version {found}, but this program reads version {} (run `mancala tables build` again: it rebuilds such layers)",
-                path.display(),
-                crate::format::VERSION
+                "{}: table format version {found}, but this program reads version {reads} (run `mancala tables build` again: it rebuilds such layers)",
+                path.display()
             ),
             TableError::Truncated { path, expected, found } => write!(
                 f,

@@ -62,9 +62,8 @@ impl std::fmt::Debug for Table {
 
 /// An empty buffer with room for `len` bytes, on huge pages where possible. Lookups are random
 /// accesses: on 4 KiB pages nearly each one also misses the TLB, and a prefetch that misses the
-/// TLB holds up the instructions behind it until its page walk is done. Measured on the Kalah
-/// 6-hole build (1 thread, K=17): the lookups and their prefetches were 21% of the time, and
-/// their stalls sat on the page walks.
+/// TLB holds up the instructions behind it until its page walk is done (in a profiled build the
+/// lookups' stalls sat on the page walks; docs/performance.md).
 fn huge_buffer(len: usize) -> Vec<u8> {
     let v = Vec::with_capacity(len);
     solver::advise_huge_pages(v.as_ptr(), len);
@@ -375,7 +374,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::encode_file;
+    use crate::format::{encode_file, encode_parts};
 
     fn id() -> TableId {
         TableId {
@@ -458,5 +457,31 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("layer 7, not 8"));
+    }
+
+    #[test]
+    fn a_table_from_parts_is_the_table_of_the_file() {
+        // A few values outside the blocks' windows, so that the payload holds exceptions too.
+        let v: Vec<i16> = (0..600)
+            .map(|i| if i % 50 == 0 { 41 } else { (i % 7) * 2 - 7 })
+            .collect();
+        let (head, payload) = encode_parts(&id(), 41, &v);
+        let whole = encode_file(&id(), 41, &v);
+        assert_eq!([head.clone(), payload.clone()].concat(), whole);
+        let a = Table::from_parts("a", &head, payload.clone()).unwrap();
+        let b = Table::from_bytes("b", whole.clone()).unwrap();
+        assert!(a.header().exceptions > 0);
+        assert_eq!(a.header(), b.header());
+        assert_eq!(a.file_bytes(), whole.len() as u64);
+        a.check_payload().unwrap();
+        for (i, &x) in v.iter().enumerate() {
+            assert_eq!(a.get(i as u64), i32::from(x));
+        }
+        // A payload one byte short, or a head cut before its end, is caught.
+        assert!(matches!(
+            Table::from_parts("c", &head, payload[..payload.len() - 1].to_vec()),
+            Err(TableError::Truncated { .. })
+        ));
+        assert!(Table::from_parts("d", &head[..head.len() - 1], payload).is_err());
     }
 }

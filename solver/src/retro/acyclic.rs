@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicI16, Ordering};
 
 use rayon::prelude::*;
 
-use super::{into_values, load, to_entry, Indexer, Lower, Placed, Schedule, CHUNK, OVER};
+use super::entry::{into_values, load, to_entry, CHUNK};
+use super::index::{place_children, Indexer, Lower, Placed, Schedule, OVER};
 use crate::game::{Children, FixedVec, Game, MAX_MOVES};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
@@ -20,9 +21,8 @@ const UNKNOWN: i16 = i16::MIN;
 /// Positions whose children are generated, and their lookups started, before the first of
 /// them is evaluated. A position's lookups are loads at random places (a lower layer or this
 /// layer's memo); started only just before they are read, they wait for memory one position at a
-/// time. Started this many positions ahead, they are mostly in cache by then. Measured on Kalah
-/// with 6 holes (1 thread, K=17, 3 interleaved pairs): 13.2/14.5/12.7 s without, 12.0/11.5/11.3 s
-/// with 8 ahead; 4 and 16 measured the same as 8.
+/// time. Started this many positions ahead, they are mostly in cache by then (4 and 16 did as
+/// well as 8; docs/performance.md).
 const AHEAD: usize = 8;
 
 /// One position being computed: a pending root or a level of the depth-first stack.
@@ -93,7 +93,7 @@ impl<G: Game> Stack<G> {
         f.cursor = 0;
         f.best = i32::MIN;
         f.children.clear();
-        super::place_children(cx.ix, pos, &mut f.children, &mut f.layers, &mut f.slots);
+        place_children(cx.ix, pos, &mut f.children, &mut f.layers, &mut f.slots);
         for i in 0..f.children.len() {
             let l = f.layers[i];
             if l == OVER {
@@ -108,7 +108,7 @@ impl<G: Game> Stack<G> {
             if l < layer {
                 cx.lower.prefetch(l, s);
             } else {
-                crate::prefetch(&cx.memo[s as usize]);
+                crate::memory::prefetch(&cx.memo[s as usize]);
             }
         }
     }
@@ -139,7 +139,7 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
 ) -> Vec<i16> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
-    let memo: Vec<AtomicI16> = crate::huge_vec(n, || AtomicI16::new(UNKNOWN));
+    let memo: Vec<AtomicI16> = crate::memory::huge_vec(n, || AtomicI16::new(UNKNOWN));
     if let Some(schedule) = ix.schedule(layer) {
         solve_staged(layer, lower, progress, &memo, &*schedule);
         return into_values(memo);
@@ -238,11 +238,11 @@ fn solve_staged<L: Lower + ?Sized>(
                         if m.layer < layer {
                             lower.prefetch(m.layer, m.slot);
                         } else if m.layer != OVER {
-                            crate::prefetch(&memo[m.slot as usize]);
+                            crate::memory::prefetch(&memo[m.slot as usize]);
                         }
                     }
                     // The value will be stored there: start fetching the line too.
-                    crate::prefetch(&memo[slot as usize]);
+                    crate::memory::prefetch(&memo[slot as usize]);
                     started += 1;
                 });
                 for k in started.saturating_sub(AHEAD)..started {

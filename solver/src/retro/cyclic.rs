@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::{classify, to_entry, Edge, Indexer, Lower, CHUNK, MAX_VALUE};
+use super::entry::{classify, to_entry, Edge, CHUNK, MAX_VALUE};
+use super::index::{Indexer, Lower};
 use crate::game::{Children, Game};
 
 /// In a successor or predecessor entry: the edge passes the turn. The low 31 bits are the slot.

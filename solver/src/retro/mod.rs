@@ -43,7 +43,7 @@
 //!   every position is evaluated exactly once from children that are all known (one that is not
 //!   means a broken schedule, and panics rather than give a wrong value). The schedule also
 //!   chooses the order of the positions, so it can put the lookups of successive positions near
-//!   each other in memory. Kalah's tables are built this way (`mancala::tables`).
+//!   each other in memory.
 //!
 //! - **Cyclic layers** (`CAN_CYCLE == true`): the exact fixpoint of RULES §8.5, computed with
 //!   counters in time linear in the layer's size for *all thresholds together*. See below.
@@ -143,171 +143,16 @@
 //! entries are `u32` slots, one bit of which marks a passing edge, so a cyclic layer may have at
 //! most 2^31 slots).
 
-use std::sync::atomic::{AtomicI16, Ordering};
-
-use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
+use crate::game::Game;
 
 mod acyclic;
 mod cyclic;
+mod entry;
+mod index;
 #[cfg(test)]
 mod tests;
 
-/// A perfect index of the positions of each layer.
-///
-/// Layers and slots are dense: layer `k` has slots `0..layer_len(k)`. An index may fold together
-/// positions that the game treats as equivalent (same future value, for instance mirror images
-/// with the side to move swapped), and may leave slots unused.
-pub trait Indexer: Sync {
-    /// The game.
-    type G: Game;
-
-    /// Number of index slots in `layer`.
-    fn layer_len(&self, layer: u32) -> u64;
-
-    /// The slot of a position (in layer `pos.layer()`). Positions that the game treats as
-    /// equivalent (same future value) may share a slot.
-    fn index(&self, pos: &Self::G) -> u64;
-
-    /// The position in a slot, or `None` when the slot holds no position the search can meet (an
-    /// unreachable or non-normalised slot; its value is then unspecified: store 0).
-    fn position(&self, layer: u32, index: u64) -> Option<Self::G>;
-
-    /// Calls `f(slot, position(layer, slot))` for every slot of `slots`, in increasing order, for
-    /// which `wanted(slot)` is true when its turn comes.
-    ///
-    /// The default unranks each wanted slot with [`Indexer::position`]; an index that can step
-    /// from one slot's position to the next more cheaply than it unranks should override it
-    /// (the acyclic builder visits every slot this way).
-    fn for_each_position(
-        &self,
-        layer: u32,
-        slots: std::ops::Range<u64>,
-        wanted: &mut dyn FnMut(u64) -> bool,
-        f: &mut dyn FnMut(u64, Option<Self::G>),
-    ) {
-        for slot in slots {
-            if wanted(slot) {
-                f(slot, self.position(layer, slot));
-            }
-        }
-    }
-
-    /// A [`Schedule`] of `layer`: an order in stages in which every internal edge leads to an
-    /// earlier stage. The acyclic builder then needs no depth-first walk. The default is none;
-    /// an index for a game with a potential that strictly rises along every internal edge can
-    /// offer one (stage `s` holding the positions of the `s`-th largest potential).
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
-        let _ = layer;
-        None
-    }
-
-    /// The heap memory [`Indexer::schedule`] takes for `layer`, in bytes, for the build's memory
-    /// estimate (0 when there is no schedule).
-    fn schedule_bytes(&self, layer: u32) -> u64 {
-        let _ = layer;
-        0
-    }
-}
-
-/// Appends the children of `pos` (a live position) to `out`, which the caller has cleared, and
-/// notes where each one lies: `layers[i]` and `slots[i]` are child `i`'s layer and slot, or
-/// `layers[i] == OVER` when the game is over there (nothing to look up; the slot is then
-/// meaningless).
-#[inline]
-pub(crate) fn place_children<I: Indexer + ?Sized>(
-    ix: &I,
-    pos: &I::G,
-    out: &mut Children<I::G>,
-    layers: &mut [u32; MAX_MOVES],
-    slots: &mut [u64; MAX_MOVES],
-) {
-    pos.children(out);
-    for (i, c) in out.as_slice().iter().enumerate() {
-        if c.next.is_over() {
-            layers[i] = OVER;
-        } else {
-            layers[i] = c.next.layer();
-            slots[i] = ix.index(&c.next);
-        }
-    }
-}
-
-/// The positions of one layer in stages, for the acyclic builder: every internal edge (a move to
-/// a position of the same layer) leads from a stage to an earlier one. The builder solves the
-/// stages in order, the units of each in parallel, and finds every child already known. The
-/// schedule hands over each position's moves already placed ([`Placed`]), so it can generate
-/// them in whatever way suits its order (sharing work between successive positions), and it
-/// chooses the order, so it can put the lookups of successive positions near each other in
-/// memory.
-pub trait Schedule: Sync {
-    /// The number of stages.
-    fn stages(&self) -> usize;
-
-    /// The number of units of work of `stage` (run in parallel, in any order).
-    fn units(&self, stage: usize) -> usize;
-
-    /// Calls `f(slot, moves)` for each slot of unit `unit` of `stage`, with the moves of its
-    /// position, or `None` for a slot that holds no live position (as [`Indexer::position`]).
-    /// Over all stages and units, every slot of the layer comes exactly once.
-    fn for_each(&self, stage: usize, unit: usize, f: &mut dyn FnMut(u64, Option<&[Placed]>));
-}
-
-/// One move as the scheduled builder sees it: what it wins, whether the turn passes, and where it
-/// leads (`layer` is [`OVER`] when the game is over there; `slot` is then meaningless).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placed {
-    /// Net stake the mover wins by the move ([`crate::Child::gain`]).
-    pub gain: i32,
-    /// Whether the turn passes ([`crate::Child::turn_passed`]).
-    pub turn_passed: bool,
-    /// The layer of the position after the move, or [`OVER`].
-    pub layer: u32,
-    /// Its slot in that layer.
-    pub slot: u64,
-}
-
-/// The moves of `pos` ([`Game::children`]), each live child indexed by `ix`: for a [`Schedule`]
-/// that has nothing faster.
-pub fn placed_moves<I: Indexer + ?Sized>(ix: &I, pos: &I::G, out: &mut FixedVec<Placed>) {
-    let mut kids = Children::new();
-    let (mut layers, mut slots) = ([OVER; MAX_MOVES], [0u64; MAX_MOVES]);
-    place_children(ix, pos, &mut kids, &mut layers, &mut slots);
-    for (i, c) in kids.as_slice().iter().enumerate() {
-        out.push(Placed {
-            gain: c.gain,
-            turn_passed: c.turn_passed,
-            layer: layers[i],
-            slot: slots[i],
-        });
-    }
-}
-
-/// The layer of a [`Placed`] move after which the game is over.
-pub const OVER: u32 = u32::MAX;
-
-/// The exact values of the layers below the one being solved (the tables built so far), by
-/// layer and slot of the [`Indexer`].
-///
-/// Every closure `Fn(u32, u64) -> i32` is one; a table store can also implement
-/// [`Lower::prefetch`], which the acyclic builder calls for all the lower-layer children of a
-/// position before it asks for any of their values, so that their memory loads overlap.
-pub trait Lower: Sync {
-    /// `F` of the live position in `slot` of `layer` (a layer below the one being solved).
-    fn value(&self, layer: u32, slot: u64) -> i32;
-
-    /// A hint that [`Lower::value`] will soon be asked for this slot. The default does nothing.
-    #[inline]
-    fn prefetch(&self, layer: u32, slot: u64) {
-        let _ = (layer, slot);
-    }
-}
-
-impl<F: Fn(u32, u64) -> i32 + Sync> Lower for F {
-    #[inline]
-    fn value(&self, layer: u32, slot: u64) -> i32 {
-        self(layer, slot)
-    }
-}
+pub use index::{placed_moves, Indexer, Lower, Placed, Schedule, OVER};
 
 /// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
 ///
@@ -337,76 +182,4 @@ pub fn solve_layer<I: Indexer, L: Lower + ?Sized>(
     } else {
         acyclic::solve(ix, layer, lower, progress)
     }
-}
-
-/// Slots per unit of parallel work (and per progress report).
-const CHUNK: usize = 1 << 12;
-
-/// The largest value magnitude a table holds; `i16::MIN` stays free as a sentinel.
-const MAX_VALUE: i32 = i16::MAX as i32;
-
-/// What a child is, seen from its parent in `layer`.
-enum Edge {
-    /// The value of the move for the parent's mover, known without looking inside the layer.
-    Exit(i32),
-    /// A move to a live position of the same layer; the value is `±F(next)`.
-    Internal,
-}
-
-/// Classifies a child of a position of `layer`, computing its value when it is an exit. `slot`
-/// gives the child's slot in its own layer (only asked for live children).
-#[inline]
-fn classify<G: Game, L: Lower + ?Sized>(
-    c: &Child<G>,
-    layer: u32,
-    lower: &L,
-    slot: impl FnOnce() -> u64,
-) -> Edge {
-    let next_layer = c.next.layer();
-    debug_assert!(
-        next_layer <= layer,
-        "a move raised the layer from {layer} to {next_layer}: {c:?}"
-    );
-    if c.next.is_over() {
-        // A finished game is worth nothing more.
-        debug_assert!(
-            next_layer < layer || c.gain == 0,
-            "a move that wins something stayed in layer {layer}: {c:?}"
-        );
-        Edge::Exit(c.gain)
-    } else if next_layer < layer {
-        let f = lower.value(next_layer, slot());
-        Edge::Exit(c.gain + if c.turn_passed { -f } else { f })
-    } else {
-        debug_assert_eq!(
-            c.gain, 0,
-            "a move that wins something stayed in layer {layer}: {c:?}"
-        );
-        Edge::Internal
-    }
-}
-
-/// Narrows a value to a table entry.
-///
-/// # Panics
-/// When it does not fit in `-MAX_VALUE..=MAX_VALUE`.
-#[inline]
-fn to_entry(v: i32) -> i16 {
-    assert!(
-        (-MAX_VALUE..=MAX_VALUE).contains(&v),
-        "value {v} does not fit in a table entry"
-    );
-    v as i16
-}
-
-/// Unwraps a finished memo array without copying (in-place collect: same size and alignment).
-fn into_values(memo: Vec<AtomicI16>) -> Vec<i16> {
-    memo.into_iter().map(|a| a.into_inner()).collect()
-}
-
-/// Loads a memo entry (relaxed: each entry is written once with its final value, or several
-/// times with the same value, and nothing else is published through it).
-#[inline]
-fn load(memo: &[AtomicI16], slot: u64) -> i16 {
-    memo[slot as usize].load(Ordering::Relaxed)
 }

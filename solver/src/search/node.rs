@@ -1,8 +1,12 @@
-//! The negamax core: one thread's alpha-beta search over the future value.
+//! The negamax core: one thread's alpha-beta search over the future value, a node in numbered
+//! steps (`Searcher::search` and `Searcher::expand`).
 
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::Ordering;
 
-use super::{OracleSlot, Shared, Stats};
+use super::defer::{put_off, Place};
+use super::oracle::OracleSlot;
+use super::order::move_order;
+use super::shared::{Shared, Stats};
 use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
 use crate::tt::{Entry, Slot};
 
@@ -11,62 +15,6 @@ const NO_CUT: u32 = u32::MAX;
 
 /// Nodes between looks at the stop flags (and progress updates).
 const POLL_INTERVAL: u64 = 1 << 12;
-
-/// Nodes at a ply below this mark themselves busy so that other threads defer them. Deeper nodes
-/// are too small for the shared-counter traffic to pay off. Measured on Kalah(6,4) standard,
-/// 2 threads, 512 MiB, 3 interleaved pairs: at 16, 137/168/145 M nodes in 28.5/35.2/30.8 s; at
-/// 32, 128/127/124 M nodes in 26.9/26.4/26.9 s (1 thread: 112.6 M). The threads duplicated
-/// work between plies 16 and 32, and how much varied from run to run. At 64, empty-capture took
-/// a few % fewer nodes again but ran 10% fewer nodes/s.
-const DEFER_PLY: u32 = 32;
-
-/// Expected ALL nodes at a ply below this defer even their first child when another thread is
-/// in it. At an ALL node every move must be refuted, so a second thread does better starting on a
-/// sibling than following the first thread down the same move; at a CUT node it would spend
-/// itself on moves that one refutation makes needless. A node's expected type comes from the
-/// test: the root of a test expected to fail low (one that follows a test that failed high) is an
-/// ALL node, the root of any other a CUT node, and a child has its parent's type when the mover
-/// moves again, the other type when the turn passes.
-///
-/// Measured on Kalah(6,4) standard, 2 threads, K=19 tables, 128 MiB, nodes of whole solves
-/// (value and best moves; 1 thread: 30.1 M). How the threads fare depends on when each starts a
-/// test, and that differs between a solve run alone and one run just after a table build (as in
-/// `scripts/kalah-6x4.sh`). With the deferral at plies 0-1 whatever the type and each thread
-/// making its own guess, 31.0-40.4 M over 21 runs alone, up to 77 M after a build. With the
-/// guess made once ([`Searcher::shared_guess`]) and the head start at an ALL root (in `expand`),
-/// right after a build: ALL nodes below ply 2, 31.8-55.6 M (4 runs, 2 above 50 M); below ply 24,
-/// 32.1-35.7 M (7 runs); below ply 48, 33.9-34.8 M (3 runs). Run alone, below ply 2 gave
-/// 31.7-33.3 M and below 24 gave 31.9-35.8 M: the deeper deferral costs little and keeps the
-/// threads from following each other down the same first children.
-///
-/// Only in jobs that find a value. The yes/no tests of the best-move phase start at a root move's
-/// child, where the opponent needs one refutation: there the second thread should help with the
-/// first child, not guess at its siblings. With the deferral in those tests too, Kalah(6,5)
-/// standard's best-move phase took 2.09 B nodes and 823 s; without, 1.33 B and about 500 s.
-pub(crate) const DEFER_FIRST_PLY: u32 = 24;
-
-/// Where a node sits: its ply, and whether it is expected to be an ALL node (see
-/// [`DEFER_FIRST_PLY`]).
-#[derive(Clone, Copy)]
-struct Place {
-    ply: u32,
-    all: bool,
-}
-
-impl Place {
-    fn root(all: bool) -> Self {
-        Place { ply: 0, all }
-    }
-
-    /// The place of a child: the other type when the turn passes, the same when the mover moves
-    /// again.
-    fn child(self, turn_passed: bool) -> Self {
-        Place {
-            ply: self.ply + 1,
-            all: self.all != turn_passed,
-        }
-    }
-}
 
 /// One position on the current search path (cyclic games only).
 #[derive(Clone, Copy)]
@@ -103,27 +51,27 @@ struct Outcome {
 }
 
 /// One thread's search state. Created per job.
-pub(crate) struct Searcher<'s, 'a, G: Game> {
-    sh: &'s Shared<'a, G>,
-    stats: Stats,
-    next_poll: u64,
+pub(super) struct Searcher<'s, 'a, G: Game> {
+    pub(super) sh: &'s Shared<'a, G>,
+    pub(super) stats: Stats,
+    pub(super) next_poll: u64,
     /// Nodes already reported to the shared progress counters.
     flushed: u64,
-    aborted: bool,
+    pub(super) aborted: bool,
     /// The threshold `t` of the null-window test running now ("is `F >= t + 1`?") in a value job,
     /// which the thread gives up when another thread has already answered it.
     test: Option<i32>,
     /// Whether the search was given up for that reason (`aborted` is then set too).
     moot: bool,
     /// This thread's number in the job, from 0.
-    id: usize,
+    pub(super) id: usize,
     /// The positions of the current search path, root first (cyclic games only).
     path: Vec<PathEntry>,
 }
 
 impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     /// The searcher of thread `id` (from 0) of a job.
-    pub(crate) fn new(sh: &'s Shared<'a, G>, id: usize) -> Self {
+    pub(super) fn new(sh: &'s Shared<'a, G>, id: usize) -> Self {
         Self {
             sh,
             id,
@@ -138,13 +86,13 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     /// Flushes the progress counters and returns this thread's statistics.
-    pub(crate) fn finish(mut self) -> Stats {
+    pub(super) fn finish(mut self) -> Stats {
         self.flush();
         self.stats
     }
 
     /// Reports proven bounds on the job's value, to the other threads and the progress display.
-    pub(crate) fn prove(&self, lo: i32, hi: i32) {
+    pub(super) fn prove(&self, lo: i32, hi: i32) {
         self.sh.prove(lo, hi);
         if let Some(p) = self.sh.progress {
             p.narrow(lo, hi);
@@ -152,12 +100,12 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     /// The bounds on the job's value proven so far by any thread.
-    pub(crate) fn proven(&self) -> (i32, i32) {
+    pub(super) fn proven(&self) -> (i32, i32) {
         self.sh.proven()
     }
 
     /// A search of `pos` as a fresh root with window `(alpha, beta)`; `None` when stopped.
-    pub(crate) fn root(&mut self, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
+    pub(super) fn root(&mut self, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
         self.test = None;
         self.path.clear();
         let key = pos.key();
@@ -176,7 +124,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     /// `Err(true)` when the thread gave the test up because another thread answered it (see
     /// `Shared::proven`), `Err(false)` when stopped. `all`: whether the test is expected to fail
     /// low.
-    pub(crate) fn test(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, bool> {
+    pub(super) fn test(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, bool> {
         self.path.clear();
         self.test = Some(t);
         self.moot = false;
@@ -197,14 +145,13 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
 
     fn flush(&mut self) {
         if let Some(p) = self.sh.progress {
-            p.nodes
-                .fetch_add(self.stats.nodes - self.flushed, Ordering::Relaxed);
+            p.add_nodes(self.stats.nodes - self.flushed);
             self.flushed = self.stats.nodes;
         }
     }
 
     #[cold]
-    fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         self.next_poll = self.stats.nodes + POLL_INTERVAL;
         if self.sh.done.load(Ordering::Relaxed)
             || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
@@ -221,156 +168,11 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     #[inline]
-    fn probe(&mut self, slot: Slot) -> Option<Entry> {
+    pub(super) fn probe(&mut self, slot: Slot) -> Option<Entry> {
         self.stats.probes += 1;
         let e = self.sh.tt.probe_at(slot);
         self.stats.hits += u64::from(e.is_some());
         e
-    }
-
-    /// Marks the node of `key` as being searched by one more thread (or one less).
-    ///
-    /// A plain load and store, not an atomic read-modify-write: a `lock`-prefixed instruction
-    /// waits for every load in flight, and those are the children's table prefetches that the
-    /// node has just started. Measured on Kalah(6,4) standard with K=19 tables, 1 thread with the
-    /// marks forced on: 11.2-11.4 s with `fetch_add`/`fetch_sub`, 9.9-10.3 s with load and
-    /// store (10.0-10.6 s with no marks at all). Two threads can lose an update when they mark
-    /// the same slot at the same moment; the mark is only a hint, so that can only put a child
-    /// off needlessly, never change a value, and `Solver::run` clears the marks before each job.
-    /// Saturating at both ends keeps a lost update from wrapping round.
-    #[inline]
-    fn mark_busy(&self, key: u128, enter: bool) {
-        let b = self.busy_slot(key);
-        let v = b.load(Ordering::Relaxed);
-        b.store(
-            if enter {
-                v.saturating_add(1)
-            } else {
-                v.saturating_sub(1)
-            },
-            Ordering::Relaxed,
-        );
-    }
-
-    fn busy_slot(&self, key: u128) -> &AtomicU16 {
-        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        &self.sh.busy[(h >> (64 - super::BUSY_BITS)) as usize]
-    }
-
-    /// Iterative deepening to `depth` with the heuristic ([`Game::estimate`]) at the horizon:
-    /// leaves only move hints in the table, and returns the last iteration's heuristic value
-    /// (a first guess for the exact search); `None` when stopped.
-    pub(crate) fn guess(&mut self, pos: &G, depth: u32) -> Option<i32> {
-        let key = pos.key();
-        let slot = self.sh.tt.slot(key);
-        let s = pos.stake();
-        let mut v = 0;
-        for d in 1..=depth.max(1) {
-            v = self.heuristic(pos, slot, d, -s - 1, s + 1);
-            if self.aborted {
-                return None;
-            }
-        }
-        Some(v)
-    }
-
-    /// [`Searcher::guess`] made by thread 0 alone, which the other threads wait for: they would
-    /// search the same tree, and the move hints that two interleaved look-aheads leave in the
-    /// table differ from run to run.
-    pub(crate) fn shared_guess(&mut self, pos: &G, depth: u32) -> Option<i32> {
-        use super::{GUESS_PENDING, GUESS_STOPPED};
-        if self.id == 0 {
-            let g = self.guess(pos, depth);
-            self.sh
-                .guess
-                .store(g.unwrap_or(GUESS_STOPPED), Ordering::Release);
-            return g;
-        }
-        loop {
-            match self.sh.guess.load(Ordering::Acquire) {
-                GUESS_STOPPED => return None,
-                GUESS_PENDING => {
-                    if self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                        return None;
-                    }
-                    std::thread::sleep(std::time::Duration::from_micros(50));
-                }
-                g => return Some(g),
-            }
-        }
-    }
-
-    /// Depth-limited fail-soft alpha-beta on a heuristic value. Its results are not bounds on the
-    /// future value, so only the best move is stored, as an ordering hint (bounds `-stake..=stake`),
-    /// and never over an entry that holds bounds.
-    fn heuristic(&mut self, pos: &G, slot: Slot, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.stats.nodes += 1;
-        if self.stats.nodes >= self.next_poll {
-            self.poll();
-        }
-        if self.aborted {
-            return 0;
-        }
-        let stake = pos.stake();
-        let mut tt_move = None;
-        let mut has_bounds = false;
-        if let Some(e) = self.probe(slot) {
-            if e.lower == e.upper {
-                return e.lower;
-            }
-            tt_move = e.best;
-            has_bounds = e.lower > -stake || e.upper < stake;
-        }
-        if depth == 0 {
-            return pos.estimate().clamp(-stake, stake);
-        }
-        let mut children = Children::new();
-        pos.children(&mut children);
-        let kids = children.as_slice();
-        let n = kids.len();
-        if n == 0 {
-            return 0;
-        }
-        // The exact search's order (step 8), with the gain for the child's value.
-        let order = move_order(kids, tt_move, |_, c| c.gain);
-        let mut best = i32::MIN;
-        let mut best_i = None;
-        for &i in &order[..n] {
-            let c = &kids[usize::from(i)];
-            let cs = self.sh.tt.slot(c.next.key());
-            let v = if c.turn_passed {
-                c.gain - self.heuristic(&c.next, cs, depth - 1, c.gain - beta, c.gain - alpha)
-            } else {
-                c.gain + self.heuristic(&c.next, cs, depth - 1, alpha - c.gain, beta - c.gain)
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_i = Some(usize::from(i));
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if !has_bounds {
-            if let Some(i) = best_i {
-                self.sh.tt.store_at(
-                    slot,
-                    Entry {
-                        lower: -stake,
-                        upper: stake,
-                        best: Some(G::move_index(kids[i].mv)),
-                        work: 0,
-                    },
-                );
-            }
-        }
-        best
     }
 
     /// Fail-soft alpha-beta on the future value of `pos` (whose key is `key`, in table slot
@@ -586,27 +388,20 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
 
         // Step 8. Order the moves: the table's move; then moves that keep the turn; then by
         // what is known of the children's values (which includes their gains); then by the
-        // game's order hint; remaining ties keep `children()` order (insertion sort is stable and
-        // n is small). Measured on Kalah (1 thread, nodes): the order hint (pit nearest the store
-        // first) cut 6x3 by 70% and 5x4 by 35%; with it, putting turn-keeping moves before
-        // larger gains cut (6,4) by another 24% (standard, 196 M -> 150 M) and 17%
-        // (empty-capture, 79 M -> 65 M). (Without the hint, turn-keeping first had been 15-20%
-        // worse.)
+        // game's order hint; remaining ties keep `children()` order (see `order::move_order`).
         let order = move_order(kids, tt_move, |i, c| {
             // The child's gain pulled into what is known of its value (stake, oracle):
-            // children proven good come early, proven bad late. Measured on Kalah, this beat the
-            // midpoint of the known interval by 5-8% in nodes. (Not the game's estimate on top of
-            // the gain: Kalah's count of free moves, which makes the heuristic look-ahead's hints
-            // 14% better, here made (6,4) standard with K=18 tables 58% worse, 47.9 M -> 75.5 M
-            // nodes on 1 thread.)
+            // children proven good come early, proven bad late. (It beat the midpoint of the
+            // known interval; the game's estimate on top of the gain, which helps the heuristic
+            // look-ahead, made the exact tree larger.)
             c.gain.clamp(etc[i].lo, etc[i].hi)
         });
 
         // Step 9. Search the children. With several threads, a child another thread is searching
         // right now is put off until the others are done: by then its value is likely in the table.
-        let defer = self.sh.threads > 1 && at.ply < DEFER_PLY;
+        let defer = self.sh.threads > 1 && at.ply < self.sh.defer_ply;
         if defer {
-            self.mark_busy(key, true);
+            self.sh.busy.mark(key, true);
         }
         let mut best = i32::MIN;
         let mut best_i = None;
@@ -623,7 +418,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     read_entries = true;
                     if let Some((v, i)) = self.late_etc(kids, etc, searched, beta) {
                         if defer {
-                            self.mark_busy(key, false);
+                            self.sh.busy.mark(key, false);
                         }
                         return Outcome {
                             value: v,
@@ -640,15 +435,12 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
                     best = best.max(k.hi);
                     continue;
                 }
-                // Thread `id` also puts off the first `id` moves of an ALL root: threads that
-                // start a test at the same moment would otherwise all find the first move free.
-                let head_start = at.ply == 0 && at.all && j < self.id;
+                // A child another thread is in waits for the second pass (`defer::put_off`).
                 if pass == 0
                     && defer
-                    && (head_start
-                        || ((j > 0 || (at.all && at.ply < self.sh.defer_first_ply))
-                            && k.lo < k.hi
-                            && self.busy_slot(k.key).load(Ordering::Relaxed) > 0))
+                    && put_off(at, j, self.id, self.sh.defer_first_ply, k.lo < k.hi, || {
+                        self.sh.busy.is_busy(k.key)
+                    })
                 {
                     deferred[n_deferred] = i as u8;
                     n_deferred += 1;
@@ -676,7 +468,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             }
         }
         if defer {
-            self.mark_busy(key, false);
+            self.sh.busy.mark(key, false);
         }
         let best_mv = best_i.map(|i| G::move_index(kids[i].mv)).or(tt_move);
         Outcome {
@@ -692,15 +484,11 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     /// which settles the node.
     ///
     /// The entries were prefetched when the children were generated. Read there and then, each
-    /// read waited for memory with nothing else to do: on Kalah(6,4) standard with K=19 tables
-    /// (1 thread), a third of the search's time was that wait. Read after the first child's
-    /// search, they have mostly arrived, and most nodes never get here: a cut node is refuted by
-    /// its first child 98% of the time, and its first child probes its own entry when it is
-    /// searched. A transposition that would have cut before the first child now costs that
-    /// child's search, so the tree grows (30.1 M -> 33.5 M nodes, 1 thread), but the search is
-    /// faster: medians 10.54 -> 9.40 s (1 thread, 3 interleaved runs), 6.33 -> 5.53 s (2
-    /// threads, 4 runs). Reading no entries at all was as fast on 1 thread (9.36 s) with 36.5 M
-    /// nodes; re-sorting the remaining children by the entries read here did not help.
+    /// read would wait for memory with nothing else to do; read after the first child's search,
+    /// they have mostly arrived, and most nodes never get here: a cut node is usually refuted by
+    /// its first child, which probes its own entry when it is searched. A transposition that
+    /// would have cut before the first child now costs that child's search, so the tree grows,
+    /// but the search is faster (docs/performance.md).
     fn late_etc(
         &mut self,
         kids: &[Child<G>],
@@ -769,35 +557,4 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
             (c.gain + r, cut)
         }
     }
-}
-
-/// The indexes of `kids` in the order to search them: the table's move first, then moves that
-/// keep the turn, then by `value(i, child)` (a guess at the child's value for the mover), then by
-/// the game's order hint; remaining ties keep `children()` order (insertion sort is stable, and
-/// there are few children).
-pub(crate) fn move_order<G: Game>(
-    kids: &[Child<G>],
-    tt_move: Option<u8>,
-    value: impl Fn(usize, &Child<G>) -> i32,
-) -> [u8; MAX_MOVES] {
-    let mut order = [0u8; MAX_MOVES];
-    let mut score = [0i32; MAX_MOVES];
-    for (i, c) in kids.iter().enumerate() {
-        let s = if tt_move == Some(G::move_index(c.mv)) {
-            i32::MAX
-        } else {
-            // |value| <= 2 * 255 < 2048, so the turn bit dominates.
-            (i32::from(!c.turn_passed) * 2048 + value(i, c)) * 64
-                + i32::from(G::order_hint(c.mv).min(63))
-        };
-        let mut j = i;
-        while j > 0 && score[j - 1] < s {
-            score[j] = score[j - 1];
-            order[j] = order[j - 1];
-            j -= 1;
-        }
-        score[j] = s;
-        order[j] = i as u8;
-    }
-    order
 }

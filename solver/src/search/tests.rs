@@ -1,349 +1,29 @@
-//! Toy games and slow reference solvers to check the search against.
+//! The search checked against slow reference solvers on the toy games of `crate::toy`.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use proptest::prelude::*;
 
+use super::defer::BusyMarks;
+use super::node::Searcher;
+use super::order::move_order;
+use super::shared::{Job, Shared, GUESS_STOPPED};
 use super::*;
 use crate::game::{Child, Children, Game};
+use crate::toy::graph::{all_nodes, graph_spec, CycleFlag, Graph, GraphIx, GraphSpec};
+use crate::toy::reference::{brute_all, minimax as brute};
+use crate::toy::take::{take_game, Take, WideKeys};
+use crate::tt::{TranspositionTable, TtError};
 
-// ---------------------------------------------------------------------------------------------
-// Toy game 1: take-away. A row of tokens with values; take 1, 2 or 3 from the end and win their
-// sum. Taking exactly 2 keeps the turn. Key = tokens left (the values are fixed per game).
-
-#[derive(Debug)]
-struct TakeSpec {
-    vals: Vec<i32>,
-}
-
-#[derive(Clone, Copy)]
-struct Take {
-    spec: &'static TakeSpec,
-    n: usize,
-}
-
-impl std::fmt::Debug for Take {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Take({})", self.n)
-    }
-}
-
-impl Game for Take {
-    type Move = u8;
-    const CAN_CYCLE: bool = false;
-
-    fn children(&self, out: &mut Children<Self>) {
-        for k in 1..=3.min(self.n) {
-            let gain = self.spec.vals[self.n - k..self.n].iter().sum();
-            let next = Take {
-                spec: self.spec,
-                n: self.n - k,
-            };
-            out.push(Child {
-                mv: k as u8,
-                next,
-                gain,
-                turn_passed: k != 2,
-            });
-        }
-    }
-    fn key(&self) -> u128 {
-        self.n as u128
-    }
-    fn key_bound(&self) -> u128 {
-        self.spec.vals.len() as u128 + 1
-    }
-    fn stake(&self) -> i32 {
-        self.spec.vals[..self.n].iter().map(|v| v.abs()).sum()
-    }
-    fn layer(&self) -> u32 {
-        self.n as u32
-    }
-    fn move_index(mv: u8) -> u8 {
-        mv - 1
-    }
-    fn is_over(&self) -> bool {
-        self.n == 0
-    }
-}
-
-fn take_game(seed: u64, len: usize, lo: i32, hi: i32) -> Take {
-    let mut r = seed;
-    let vals = (0..len)
-        .map(|_| lo + (splitmix(&mut r) % (hi - lo + 1) as u64) as i32)
-        .collect();
-    Take {
-        spec: Box::leak(Box::new(TakeSpec { vals })),
-        n: len,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Toy game 2: a random layered graph, defined by hashing. Node (layer, idx); layer 0 is terminal.
-// Moves either drop to a lower layer with a random gain bounded by `max_gain` per layer dropped,
-// or stay in the layer with gain 0. In the acyclic version a same-layer move goes to a smaller
-// index; in the cyclic version to any index, so positions recur within a layer.
-
-#[derive(Debug)]
-struct GraphSpec {
-    seed: u64,
-    layers: u32,
-    width: u32,
-    max_branch: u32,
-    /// Percent of moves that stay in the layer.
-    stay_pct: u64,
-    /// Percent of moves that pass the turn.
-    pass_pct: u64,
-    max_gain: i32,
-}
-
-#[derive(Clone, Copy)]
-struct Graph<const CYCLIC: bool> {
-    spec: &'static GraphSpec,
-    layer: u32,
-    idx: u32,
-}
-
-impl<const C: bool> std::fmt::Debug for Graph<C> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Graph({}, {})", self.layer, self.idx)
-    }
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-fn hash(parts: &[u64]) -> u64 {
-    let mut s = 0u64;
-    for &p in parts {
-        s ^= p;
-        splitmix(&mut s);
-    }
-    splitmix(&mut s)
-}
-
-impl<const CYCLIC: bool> Game for Graph<CYCLIC> {
-    type Move = u8;
-    const CAN_CYCLE: bool = CYCLIC;
-
-    fn children(&self, out: &mut Children<Self>) {
-        let sp = self.spec;
-        if self.layer == 0 {
-            return;
-        }
-        let h0 = hash(&[sp.seed, self.layer as u64, self.idx as u64]);
-        if h0 % 17 == 0 {
-            return; // an occasional early end of the game
-        }
-        let moves = 1 + (h0 >> 8) % sp.max_branch as u64;
-        for j in 0..moves {
-            let h = hash(&[sp.seed, self.layer as u64, self.idx as u64, j + 1]);
-            let stay = h % 100 < sp.stay_pct && (CYCLIC || self.idx > 0);
-            let (layer, idx, gain) = if stay {
-                let bound = if CYCLIC { sp.width } else { self.idx };
-                (self.layer, ((h >> 8) % bound as u64) as u32, 0)
-            } else {
-                let drop = 1 + ((h >> 8) % 3).min(self.layer as u64 - 1) as u32;
-                let g = drop as i32 * sp.max_gain;
-                let gain = ((h >> 16) % (2 * g as u64 + 1)) as i32 - g;
-                (
-                    self.layer - drop,
-                    ((h >> 24) % sp.width as u64) as u32,
-                    gain,
-                )
-            };
-            let turn_passed = (h >> 40) % 100 < sp.pass_pct;
-            out.push(Child {
-                mv: j as u8,
-                next: Graph {
-                    spec: sp,
-                    layer,
-                    idx,
-                },
-                gain,
-                turn_passed,
-            });
-        }
-    }
-    fn key(&self) -> u128 {
-        (self.layer as u128) * self.spec.width as u128 + self.idx as u128
-    }
-    fn key_bound(&self) -> u128 {
-        (self.spec.layers as u128 + 1) * self.spec.width as u128
-    }
-    fn stake(&self) -> i32 {
-        self.layer as i32 * self.spec.max_gain
-    }
-    fn layer(&self) -> u32 {
-        self.layer
-    }
-    fn move_index(mv: u8) -> u8 {
-        mv
-    }
-}
-
-fn graph_spec(
-    seed: u64,
-    layers: u32,
-    width: u32,
-    stay_pct: u64,
-    pass_pct: u64,
-) -> &'static GraphSpec {
-    Box::leak(Box::new(GraphSpec {
-        seed,
-        layers,
-        width,
-        max_branch: 5,
-        stay_pct,
-        pass_pct,
-        max_gain: 3,
-    }))
-}
-
-fn all_nodes<const C: bool>(spec: &'static GraphSpec) -> Vec<Graph<C>> {
-    (0..=spec.layers)
-        .flat_map(|layer| (0..spec.width).map(move |idx| Graph { spec, layer, idx }))
-        .collect()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reference solvers.
-
-/// Plain memoised minimax over the definition (acyclic games only).
-fn brute<G: Game>(pos: &G, memo: &mut HashMap<u128, i32>) -> i32 {
-    if let Some(&v) = memo.get(&pos.key()) {
-        return v;
-    }
-    let mut ch = Children::new();
-    pos.children(&mut ch);
-    let v = ch
-        .as_slice()
-        .iter()
-        .map(|c| {
-            let f = brute(&c.next, memo);
-            if c.turn_passed {
-                c.gain - f
-            } else {
-                c.gain + f
-            }
-        })
-        .max()
-        .unwrap_or(0);
-    memo.insert(pos.key(), v);
-    v
-}
-
-/// The exact layered threshold fixpoint of the rules (§8.5), on the whole explicit graph.
-///
-/// It works with absolute sides: state (node, side), side 0 maximises. Layer by layer, for every
-/// candidate threshold t (exit values and 0), W_t is the least (t > 0) or greatest (t <= 0) set of
-/// states from which side 0 can force a value >= t; the value is the largest t whose W_t holds the
-/// state. Returns F (mover-relative) for every node key.
+/// The exact value of every node of `spec`, by RULES §8.5 ([`brute_all`]), by key.
 fn fixpoint<const C: bool>(spec: &'static GraphSpec) -> HashMap<u128, i32> {
-    let mut f: HashMap<u128, i32> = HashMap::new();
-    let w = spec.width as usize;
-    for layer in 0..=spec.layers {
-        enum Edge {
-            Exit(i32),
-            Internal(usize),
-        }
-        // State s = idx * 2 + side.
-        let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(2 * w);
-        for idx in 0..w {
-            let pos = Graph::<C> {
-                spec,
-                layer,
-                idx: idx as u32,
-            };
-            let mut ch = Children::new();
-            pos.children(&mut ch);
-            for side in 0..2 {
-                let sign = if side == 0 { 1 } else { -1 };
-                let list = ch
-                    .as_slice()
-                    .iter()
-                    .map(|c| {
-                        let next_side = side ^ usize::from(c.turn_passed);
-                        if c.next.layer == layer {
-                            assert_eq!(c.gain, 0);
-                            Edge::Internal(c.next.idx as usize * 2 + next_side)
-                        } else {
-                            let fv = f[&c.next.key()];
-                            let next_abs = if next_side == 0 { fv } else { -fv };
-                            Edge::Exit(sign * c.gain + next_abs)
-                        }
-                    })
-                    .collect();
-                edges.push(list);
-            }
-        }
-        let mut thresholds: Vec<i32> = edges
-            .iter()
-            .flatten()
-            .filter_map(|e| match e {
-                Edge::Exit(v) => Some(*v),
-                Edge::Internal(_) => None,
-            })
-            .chain([0])
-            .collect();
-        thresholds.sort_unstable();
-        thresholds.dedup();
-        let mut value = vec![i32::MIN; 2 * w];
-        for &t in &thresholds {
-            let greatest = t <= 0;
-            let mut inside = vec![greatest; 2 * w];
-            loop {
-                let mut changed = false;
-                for s in 0..2 * w {
-                    let es = &edges[s];
-                    let good = |e: &Edge, inside: &[bool]| match e {
-                        Edge::Exit(v) => *v >= t,
-                        Edge::Internal(u) => inside[*u],
-                    };
-                    let ok = if es.is_empty() {
-                        0 >= t
-                    } else if s % 2 == 0 {
-                        es.iter().any(|e| good(e, &inside))
-                    } else {
-                        es.iter().all(|e| good(e, &inside))
-                    };
-                    if ok != inside[s] && (ok != greatest) {
-                        inside[s] = ok;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-            for s in 0..2 * w {
-                if inside[s] {
-                    value[s] = value[s].max(t);
-                }
-            }
-        }
-        for idx in 0..w {
-            let (v0, v1) = (value[2 * idx], value[2 * idx + 1]);
-            assert_eq!(v0, -v1, "side symmetry at layer {layer} idx {idx}");
-            f.insert(
-                Graph::<C> {
-                    spec,
-                    layer,
-                    idx: idx as u32,
-                }
-                .key(),
-                v0,
-            );
-        }
-    }
-    f
+    let tables = brute_all(&GraphIx::<C>(spec), spec.layers);
+    all_nodes::<C>(spec)
+        .iter()
+        .map(|p| (p.key(), tables[p.layer as usize][p.idx as usize]))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,6 +35,7 @@ fn cfg(threads: usize, tt_bytes: usize) -> SearchConfig {
         tt_bytes,
         stop: None,
         progress: None,
+        ..SearchConfig::default()
     }
 }
 
@@ -392,7 +73,7 @@ fn check_root<G: Game>(root: &G, c: &SearchConfig, f: &impl Fn(&G) -> i32) {
         let mut ch = Children::new();
         pos.children(&mut ch);
         let kids = ch.as_slice();
-        let order = super::node::move_order(kids, None, |_, c| c.gain);
+        let order = move_order(kids, None, |_, c| c.gain);
         let first_best = order[..kids.len()]
             .iter()
             .map(|&i| &kids[usize::from(i)])
@@ -507,43 +188,6 @@ fn cyclic_values_do_not_depend_on_threads_or_table_size() {
     }
 }
 
-/// An acyclic game searched as if it could cycle: the path bookkeeping must change no value.
-#[derive(Clone, Copy, Debug)]
-struct CycleFlag<G>(G);
-
-impl<G: Game<Move = u8>> Game for CycleFlag<G> {
-    type Move = u8;
-    const CAN_CYCLE: bool = true;
-    fn children(&self, out: &mut Children<Self>) {
-        let mut ch = Children::new();
-        self.0.children(&mut ch);
-        for c in ch.as_slice() {
-            let next = CycleFlag(c.next);
-            out.push(Child {
-                mv: c.mv,
-                next,
-                gain: c.gain,
-                turn_passed: c.turn_passed,
-            });
-        }
-    }
-    fn key(&self) -> u128 {
-        self.0.key()
-    }
-    fn key_bound(&self) -> u128 {
-        self.0.key_bound()
-    }
-    fn stake(&self) -> i32 {
-        self.0.stake()
-    }
-    fn layer(&self) -> u32 {
-        self.0.layer()
-    }
-    fn move_index(mv: u8) -> u8 {
-        G::move_index(mv)
-    }
-}
-
 #[test]
 fn a_cycle_flag_on_an_acyclic_game_changes_nothing() {
     let spec = graph_spec(5, 7, 16, 45, 50);
@@ -623,6 +267,7 @@ fn stop_flag_interrupts() {
         tt_bytes: 1 << 12,
         stop: Some(stop.clone()),
         progress: Some(progress.clone()),
+        ..SearchConfig::default()
     };
     assert_eq!(
         solve(&root, &c, None).unwrap_err(),
@@ -632,42 +277,6 @@ fn stop_flag_interrupts() {
     let r = solve(&root, &c, None).unwrap();
     assert_eq!(progress.bounds().0, progress.bounds().1);
     assert!(progress.nodes() >= r.nodes / 2);
-}
-
-/// A take-away game whose keys claim to need far more room than a small table has.
-#[derive(Clone, Copy, Debug)]
-struct WideKeys(Take);
-
-impl Game for WideKeys {
-    type Move = u8;
-    const CAN_CYCLE: bool = false;
-    fn children(&self, out: &mut Children<Self>) {
-        let mut ch = Children::new();
-        self.0.children(&mut ch);
-        for c in ch.as_slice() {
-            out.push(Child {
-                mv: c.mv,
-                next: WideKeys(c.next),
-                gain: c.gain,
-                turn_passed: c.turn_passed,
-            });
-        }
-    }
-    fn key(&self) -> u128 {
-        self.0.key()
-    }
-    fn key_bound(&self) -> u128 {
-        1 << 60
-    }
-    fn stake(&self) -> i32 {
-        self.0.stake()
-    }
-    fn layer(&self) -> u32 {
-        self.0.layer()
-    }
-    fn move_index(mv: u8) -> u8 {
-        mv - 1
-    }
 }
 
 #[test]
@@ -754,31 +363,17 @@ fn perf_large_graph() {
     assert_eq!(values[0], values[1]);
 }
 
-fn busy_marks() -> Vec<AtomicU16> {
-    (0..1 << BUSY_BITS).map(|_| AtomicU16::new(0)).collect()
-}
-
-/// The shared state of a two-thread value job with `lower..=upper` proven, as `Solver::run`
+/// The shared state of a two-thread value job with `lower..=upper` proven, as `Pool::run`
 /// makes it.
 fn two_threads<'a, G: Game>(
     tt: &'a TranspositionTable,
-    busy: &'a [AtomicU16],
+    busy: &'a BusyMarks,
+    cfg: &'a SearchConfig,
+    pos: G,
     lower: i32,
     upper: i32,
 ) -> Shared<'a, G> {
-    Shared {
-        tt,
-        oracle: None,
-        busy,
-        threads: 2,
-        defer_first_ply: node::DEFER_FIRST_PLY,
-        stop: None,
-        progress: None,
-        done: AtomicBool::new(false),
-        lower: AtomicI32::new(lower),
-        upper: AtomicI32::new(upper),
-        guess: AtomicI32::new(GUESS_PENDING),
-    }
+    Shared::new(tt, None, busy, cfg, Job::Exact(pos, lower, upper))
 }
 
 /// A thread gives up a null-window test that another thread already answered (the shared
@@ -787,8 +382,9 @@ fn two_threads<'a, G: Game>(
 fn a_test_another_thread_answered_is_given_up() {
     let g = take_game(3, 24, -4, 6);
     let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy = busy_marks();
-    let shared = |lower, upper| two_threads(&tt, &busy, lower, upper);
+    let busy = BusyMarks::new();
+    let c = cfg(2, 1 << 12);
+    let shared = |lower, upper| two_threads(&tt, &busy, &c, g, lower, upper);
     let s = g.stake();
     let mut memo = HashMap::new();
     let v = brute(&g, &mut memo);
@@ -810,9 +406,10 @@ fn a_test_another_thread_answered_is_given_up() {
 fn the_guess_is_made_once_and_shared() {
     let g = take_game(5, 24, -4, 6);
     let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
-    let busy = busy_marks();
+    let busy = BusyMarks::new();
+    let c = cfg(2, 1 << 12);
     let s = g.stake();
-    let sh = two_threads(&tt, &busy, -s, s);
+    let sh = two_threads(&tt, &busy, &c, g, -s, s);
     let mine = Searcher::new(&sh, 0).guess(&g, 4).unwrap();
     let mut first = Searcher::new(&sh, 0);
     assert_eq!(first.shared_guess(&g, 4), Some(mine));

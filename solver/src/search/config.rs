@@ -1,0 +1,71 @@
+//! How to search: threads, table size, stop flag, progress counters, and the tuning rules.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::progress::Progress;
+
+/// How to search.
+///
+/// The tuning fields change how fast a value is found, never the value. Their defaults were
+/// tuned on a sowing game's benchmark; every construction outside the tests fills them from
+/// `..SearchConfig::default()`.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Search threads (at least 1; 0 is taken as 1).
+    pub threads: usize,
+    /// Transposition table size in bytes (rounded down to whole 16-byte buckets).
+    pub tt_bytes: usize,
+    /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
+    ///
+    /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Counters the search keeps up to date for a progress display.
+    pub progress: Option<Arc<Progress>>,
+    /// Depth of the heuristic iterative-deepening search (with [`Game::estimate`] at the
+    /// horizon) that a job asking for a value runs before its exact passes: it leaves move
+    /// hints for the top of the tree and gives the first null-window test its threshold. Deeper
+    /// iterations grow much faster than they help. Default 16: a 16-ply look-ahead.
+    ///
+    /// [`Game::estimate`]: crate::Game::estimate
+    pub guess_depth: u32,
+    /// Positions with less at stake than this are solved without the heuristic look-ahead:
+    /// their exact search is cheap anyway, and the first test is then "is it won?". Default 24:
+    /// a stake of 24 or more gets the look-ahead.
+    pub guess_min_stake: i32,
+    /// How many null-window tests in a row may move the bound the same way as the test before
+    /// them (it keeps creeping one way) before the value search bisects the remaining interval
+    /// instead of testing next to the bound just proved; this bounds the number of passes.
+    /// Default 8: once 8 tests in a row have repeated the previous one's direction, the next test
+    /// bisects.
+    pub bisect_after: u32,
+    /// With several threads, nodes at a ply below this mark themselves busy, so that other
+    /// threads put off searching them (the ABDADA deferral); deeper nodes are too small for the
+    /// shared marks' traffic to pay off. Default 32: nodes at plies 0 to 31 take part.
+    pub defer_ply: u32,
+    /// In a job that finds a value, expected ALL nodes at a ply below this put off even their
+    /// first child when another thread is in it: at an ALL node every move must be refuted, so a
+    /// second thread does better starting on a sibling than following the first down the same
+    /// move, while at a CUT node it would spend itself on moves that one refutation makes
+    /// needless. (The yes/no tests of the best-move phase never do: they start at a root move's
+    /// child, where the opponent needs one refutation.) Default 24: plies 0 to 23.
+    pub defer_first_ply: u32,
+}
+
+impl Default for SearchConfig {
+    /// All available cores, a 256 MiB table, no stop flag, no progress counters, and the tuning
+    /// defaults documented on each field.
+    fn default() -> Self {
+        Self {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            tt_bytes: 256 << 20,
+            stop: None,
+            progress: None,
+            guess_depth: 16,
+            guess_min_stake: 24,
+            bisect_after: 8,
+            defer_ply: 32,
+            defer_first_ply: 24,
+        }
+    }
+}

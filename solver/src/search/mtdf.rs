@@ -1,0 +1,73 @@
+//! The MTD(f) driver: one thread's share of a job, a sequence of null-window tests that pins the
+//! value down.
+
+use super::config::SearchConfig;
+use super::node::Searcher;
+use super::shared::Job;
+use crate::game::Game;
+
+/// One thread's share of a job; `None` when it was stopped.
+pub(super) fn run_job<G: Game>(
+    s: &mut Searcher<'_, '_, G>,
+    job: Job<G>,
+    cfg: &SearchConfig,
+) -> Option<i32> {
+    match job {
+        Job::AtLeast(pos, t) => {
+            let r = s.root(&pos, t - 1, t)?;
+            Some(i32::from(r >= t))
+        }
+        Job::Exact(pos, mut lo, mut hi) => {
+            // MTD(f)-style null-window tests: the first asks whether the position reaches the
+            // heuristic guess (or is won, F >= 1, when there is none); after that each test sits
+            // at the bound just proved (fail-soft results often land on the value itself), so
+            // the proof that ends the search comes next. If the bound keeps creeping one way
+            // (`SearchConfig::bisect_after`), bisect instead, to bound the number of passes.
+            if lo >= hi {
+                return Some(lo);
+            }
+            // A heuristic look-ahead first (`SearchConfig::guess_depth`): move hints for the top
+            // of the tree, and a first guess to test instead of 0.
+            let mut first = 0;
+            if pos.stake() >= cfg.guess_min_stake {
+                first = s.shared_guess(&pos, cfg.guess_depth)? - 1;
+            }
+            let mut med = first.clamp(lo, hi - 1);
+            let mut run = 0;
+            let mut last_high = None;
+            loop {
+                // A test after one that failed high is expected to fail low: there every move
+                // of the side to move must be refuted (see `SearchConfig::defer_first_ply`).
+                let high = match s.test(&pos, med, last_high == Some(true)) {
+                    Ok(r) => {
+                        if r > med {
+                            lo = r.min(hi);
+                        } else {
+                            hi = r.max(lo);
+                        }
+                        s.prove(lo, hi);
+                        r > med
+                    }
+                    // Another thread answered this test: go on from its bounds.
+                    Err(true) => s.proven().0 > med,
+                    Err(false) => return None,
+                };
+                let (l, h) = s.proven();
+                (lo, hi) = (lo.max(l), hi.min(h));
+                if lo >= hi {
+                    break;
+                }
+                run = if last_high == Some(high) { run + 1 } else { 0 };
+                last_high = Some(high);
+                med = if run >= cfg.bisect_after {
+                    lo + (hi - lo).div_euclid(2)
+                } else if high {
+                    lo
+                } else {
+                    hi - 1
+                };
+            }
+            Some(lo)
+        }
+    }
+}

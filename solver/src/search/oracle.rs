@@ -1,0 +1,38 @@
+//! Exact values from outside the search ([`Oracle`]), such as endgame tables.
+
+use crate::game::Game;
+
+/// Exact values from outside the search, such as endgame tables.
+pub trait Oracle<G: Game>: Sync {
+    /// The exact future value of `pos`, when known. The search asks at every node it cannot
+    /// settle from its transposition table, so a "don't know" answer should be cheap.
+    fn probe(&self, pos: &G) -> Option<i32>;
+
+    /// Whether [`Oracle::probe`] will answer for `pos`: if so, where the answer is, and the load
+    /// of it started. The search calls it for every child of a node before it reads any (the
+    /// enhanced transposition cutoff), so that their memory loads overlap; a child the oracle
+    /// answers is then settled by [`Oracle::probe_at`], without a table probe or a search. The
+    /// default says "don't know" (`None`): the search still asks `probe` when it visits the child.
+    fn prefetch(&self, pos: &G) -> Option<OracleSlot> {
+        let _ = pos;
+        None
+    }
+
+    /// The answer for `pos` at `at`, which [`Oracle::prefetch`] returned for it: what `probe`
+    /// says, without finding it again (for tables, ranking the position a second time).
+    fn probe_at(&self, pos: &G, at: OracleSlot) -> i32 {
+        let _ = at;
+        self.probe(pos)
+            .expect("Oracle::prefetch located a position that Oracle::probe does not answer")
+    }
+}
+
+/// Where an oracle keeps the answer for a position, in its own coordinates (for endgame tables: a
+/// layer and an entry), as [`Oracle::prefetch`] found it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OracleSlot {
+    /// The part of the oracle (for tables, the layer).
+    pub part: u32,
+    /// The place within the part.
+    pub index: u64,
+}

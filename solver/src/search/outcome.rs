@@ -1,0 +1,63 @@
+//! What a search returns: a [`SearchResult`], or a [`SearchError`] saying why there is none.
+
+use std::fmt;
+
+use crate::game::Game;
+use crate::tt::TtError;
+
+/// The outcome of [`solve`].
+///
+/// [`solve`]: super::solve
+#[derive(Clone, Debug)]
+pub struct SearchResult<G: Game> {
+    /// The exact future value for the side to move.
+    pub value: i32,
+    /// Every move that achieves `value`, in `children()` order. Empty when the game is over.
+    pub best: Vec<G::Move>,
+    /// A principal variation: from each position, the first move in `children()` order that
+    /// achieves its value, until the game ends or a position repeats. Deterministic.
+    pub pv: Vec<G::Move>,
+    /// Nodes searched, over all threads.
+    pub nodes: u64,
+    /// Transposition table probes.
+    pub tt_probes: u64,
+    /// Probes that found the position.
+    pub tt_hits: u64,
+    /// Wall-clock time.
+    pub seconds: f64,
+    /// The transposition table's actual size in bytes.
+    pub tt_bytes: usize,
+}
+
+/// Why a search gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// The stop flag was raised.
+    Interrupted,
+    /// The transposition table could not be built.
+    Table(TtError),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Interrupted => f.write_str("search interrupted"),
+            SearchError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Table(e) => Some(e),
+            SearchError::Interrupted => None,
+        }
+    }
+}
+
+impl From<TtError> for SearchError {
+    fn from(e: TtError) -> Self {
+        SearchError::Table(e)
+    }
+}

@@ -1,0 +1,90 @@
+//! Best moves and the principal variation, once the value is known: null-window tests on the
+//! children, each searched as a fresh root so that its answer does not depend on the path.
+
+use super::order::move_order;
+use super::outcome::SearchError;
+use super::shared::Job;
+use super::threads::Pool;
+use crate::game::{Child, Children, Game};
+
+impl<G: Game> Pool<'_, G> {
+    /// Whether the move to `c` achieves `value` for the mover (it can do no better, as `value` is
+    /// the maximum): one null-window test on the child, searched as a fresh root so that its
+    /// value is path-independent.
+    pub(super) fn achieves(&mut self, c: &Child<G>, value: i32) -> Result<bool, SearchError> {
+        let s = c.next.stake();
+        if c.turn_passed {
+            // gain - F(next) >= value  <=>  F(next) <= gain - value
+            //                          <=>  !(F(next) >= gain - value + 1)
+            let t = c.gain - value + 1;
+            Ok(t > s || (t > -s && !self.at_least(&c.next, t)?))
+        } else {
+            let t = value - c.gain;
+            Ok(t <= -s || (t <= s && self.at_least(&c.next, t)?))
+        }
+    }
+
+    /// Whether `F(pos) >= t`: settled by the table when a stored bound decides it (stored bounds
+    /// are true bounds on F, path-independent by construction), else by a null-window search.
+    fn at_least(&mut self, pos: &G, t: i32) -> Result<bool, SearchError> {
+        if let Some(e) = self.tt.probe(pos.key()) {
+            if e.lower >= t {
+                return Ok(true);
+            }
+            if e.upper < t {
+                return Ok(false);
+            }
+        }
+        Ok(self.run(Job::AtLeast(*pos, t))? == 1)
+    }
+
+    /// A principal variation from `root`, whose value is `value`: from each position, the first
+    /// child in the search's static order that achieves the position's value, until the game
+    /// ends or (cyclic games) a position repeats.
+    pub(super) fn pv(&mut self, root: &G, value: i32) -> Result<Vec<G::Move>, SearchError> {
+        let mut pv = Vec::new();
+        let mut seen = Vec::new();
+        let (mut pos, mut value) = (*root, value);
+        let mut children = Children::new();
+        loop {
+            if G::CAN_CYCLE {
+                // A principal variation of a cyclic game may loop forever; stop at the repetition.
+                let k = pos.key();
+                if seen.contains(&k) {
+                    break;
+                }
+                seen.push(k);
+            }
+            children.clear();
+            pos.children(&mut children);
+            let kids = children.as_slice();
+            // The first child, in the search's static order (turn-keeping moves, then gain, then
+            // the game's hint; no table move, so the PV does not depend on the thread count),
+            // that achieves the value. That order nearly always tries a best move first, and its
+            // test is then answered from the bounds the value passes left in the table; in
+            // `children()` order, each worse move tried first would cost a fresh proof that it is
+            // worse.
+            let order = move_order(kids, None, |_, c| c.gain);
+            let mut next = None;
+            for &i in &order[..kids.len()] {
+                let c = &kids[usize::from(i)];
+                if self.achieves(c, value)? {
+                    next = Some(*c);
+                    break;
+                }
+            }
+            let Some(c) = next else {
+                debug_assert!(children.is_empty(), "no child achieves the proven value");
+                break;
+            };
+            pv.push(c.mv);
+            value = if c.turn_passed {
+                c.gain - value
+            } else {
+                value - c.gain
+            };
+            pos = c.next;
+        }
+        Ok(pv)
+    }
+}

@@ -1,0 +1,115 @@
+//! What the threads of one job share: the job ([`Job`]), the shared state ([`Shared`]), and the
+//! counters each thread hands back ([`Stats`]).
+
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+use super::config::SearchConfig;
+use super::defer::BusyMarks;
+use super::oracle::Oracle;
+use super::progress::Progress;
+use crate::game::Game;
+use crate::tt::TranspositionTable;
+
+/// Counters summed over threads.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Stats {
+    pub(super) nodes: u64,
+    pub(super) probes: u64,
+    pub(super) hits: u64,
+}
+
+impl Stats {
+    pub(super) fn add(&mut self, o: Stats) {
+        self.nodes += o.nodes;
+        self.probes += o.probes;
+        self.hits += o.hits;
+    }
+}
+
+/// One unit of work for all threads: decide whether `F(pos) >= t`, or find `F(pos)` exactly
+/// within known bounds.
+#[derive(Clone, Copy)]
+pub(super) enum Job<G> {
+    AtLeast(G, i32),
+    Exact(G, i32, i32),
+}
+
+/// State shared by the threads of one job.
+pub(super) struct Shared<'a, G: Game> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) oracle: Option<&'a dyn Oracle<G>>,
+    pub(super) busy: &'a BusyMarks,
+    pub(super) threads: usize,
+    /// Plies below which nodes take part in the deferral ([`SearchConfig::defer_ply`]).
+    pub(super) defer_ply: u32,
+    /// Plies below which a thread defers even a first child that another thread is in
+    /// ([`SearchConfig::defer_first_ply`] for value jobs, 0 for yes/no tests).
+    pub(super) defer_first_ply: u32,
+    pub(super) stop: Option<&'a AtomicBool>,
+    pub(super) progress: Option<&'a Progress>,
+    /// Raised by the first thread that finishes the job.
+    pub(super) done: AtomicBool,
+    /// The bounds on a value job's value proven so far by any thread. Each thread runs its own
+    /// sequence of null-window tests; a thread whose test another thread has answered gives it
+    /// up and goes on from the new bounds. Without this, the thread that lost the race would
+    /// finish each test on its own, answering a question already answered.
+    lower: AtomicI32,
+    upper: AtomicI32,
+    /// The heuristic guess of a value job, once thread 0 has made it (`GUESS_PENDING` until
+    /// then, `GUESS_STOPPED` when it was stopped).
+    pub(super) guess: AtomicI32,
+}
+
+/// [`Shared::guess`] before thread 0 has made it.
+pub(super) const GUESS_PENDING: i32 = i32::MIN;
+/// [`Shared::guess`] when thread 0 was stopped before it made it.
+pub(super) const GUESS_STOPPED: i32 = i32::MIN + 1;
+
+impl<'a, G: Game> Shared<'a, G> {
+    /// The shared state of `job`, searched as `cfg` says, with nothing proven yet.
+    pub(super) fn new(
+        tt: &'a TranspositionTable,
+        oracle: Option<&'a dyn Oracle<G>>,
+        busy: &'a BusyMarks,
+        cfg: &'a SearchConfig,
+        job: Job<G>,
+    ) -> Self {
+        Shared {
+            tt,
+            oracle,
+            busy,
+            threads: cfg.threads.max(1),
+            defer_ply: cfg.defer_ply,
+            defer_first_ply: match job {
+                Job::Exact(..) => cfg.defer_first_ply,
+                Job::AtLeast(..) => 0,
+            },
+            stop: cfg.stop.as_deref(),
+            progress: cfg.progress.as_deref(),
+            done: AtomicBool::new(false),
+            lower: AtomicI32::new(match job {
+                Job::Exact(_, lo, _) => lo,
+                Job::AtLeast(..) => i32::MIN,
+            }),
+            upper: AtomicI32::new(match job {
+                Job::Exact(_, _, hi) => hi,
+                Job::AtLeast(..) => i32::MAX,
+            }),
+            guess: AtomicI32::new(GUESS_PENDING),
+        }
+    }
+
+    /// The bounds proven so far on the value job's value.
+    pub(super) fn proven(&self) -> (i32, i32) {
+        (
+            self.lower.load(Ordering::Relaxed),
+            self.upper.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Records bounds a thread proved.
+    pub(super) fn prove(&self, lo: i32, hi: i32) {
+        self.lower.fetch_max(lo, Ordering::Relaxed);
+        self.upper.fetch_min(hi, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,131 @@
+//! The entry points: [`solve`], [`analyze`], and [`Solver`], which keeps one table across calls.
+
+use std::time::Instant;
+
+use super::config::SearchConfig;
+use super::oracle::Oracle;
+use super::outcome::{SearchError, SearchResult};
+use super::shared::Job;
+use super::threads::Pool;
+use crate::game::{Children, Game};
+use crate::tt::TranspositionTable;
+
+/// Solves `root`: its exact value, all best moves and a principal variation.
+///
+/// # Errors
+/// [`SearchError::Table`] when the table cannot be built for this game and size;
+/// [`SearchError::Interrupted`] when the stop flag was raised.
+pub fn solve<G: Game>(
+    root: &G,
+    cfg: &SearchConfig,
+    oracle: Option<&dyn Oracle<G>>,
+) -> Result<SearchResult<G>, SearchError> {
+    Solver::new(root, cfg.clone(), oracle)?.solve(root)
+}
+
+/// The exact value of every legal move of `root`, from the mover's point of view
+/// (`gain ± F(next)`), in `children()` order. Empty when the game is over.
+///
+/// # Errors
+/// As [`solve`].
+pub fn analyze<G: Game>(
+    root: &G,
+    cfg: &SearchConfig,
+    oracle: Option<&dyn Oracle<G>>,
+) -> Result<Vec<(G::Move, i32)>, SearchError> {
+    Solver::new(root, cfg.clone(), oracle)?.analyze(root)
+}
+
+/// A search context that keeps its transposition table across calls (for example `solve` then
+/// `analyze` on the same position, or many positions of one game).
+pub struct Solver<'o, G: Game> {
+    pool: Pool<'o, G>,
+}
+
+impl<'o, G: Game> Solver<'o, G> {
+    /// A solver for `root` and the positions reachable from it.
+    ///
+    /// # Errors
+    /// [`SearchError::Table`] when the table cannot be built (size, stake, memory).
+    pub fn new(
+        root: &G,
+        cfg: SearchConfig,
+        oracle: Option<&'o dyn Oracle<G>>,
+    ) -> Result<Self, SearchError> {
+        Ok(Self {
+            pool: Pool::new(root, cfg, oracle)?,
+        })
+    }
+
+    /// The transposition table (for statistics such as [`TranspositionTable::hashfull`]).
+    pub fn table(&self) -> &TranspositionTable {
+        &self.pool.tt
+    }
+
+    /// The exact future value of `pos` (a position reachable from the solver's root).
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn value(&mut self, pos: &G) -> Result<i32, SearchError> {
+        let s = pos.stake();
+        self.pool.run(Job::Exact(*pos, -s, s))
+    }
+
+    /// Solves `pos` (a position reachable from the solver's root): value, best moves, PV.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn solve(&mut self, pos: &G) -> Result<SearchResult<G>, SearchError> {
+        let start = Instant::now();
+        let before = self.pool.stats;
+        let value = self.value(pos)?;
+        let mut children = Children::new();
+        pos.children(&mut children);
+        let mut best = Vec::new();
+        for c in children.as_slice() {
+            if self.pool.achieves(c, value)? {
+                best.push(c.mv);
+            }
+        }
+        let pv = self.pool.pv(pos, value)?;
+        let stats = self.pool.stats;
+        Ok(SearchResult {
+            value,
+            best,
+            pv,
+            nodes: stats.nodes - before.nodes,
+            tt_probes: stats.probes - before.probes,
+            tt_hits: stats.hits - before.hits,
+            seconds: start.elapsed().as_secs_f64(),
+            tt_bytes: self.pool.tt.bytes(),
+        })
+    }
+
+    /// The exact value of every legal move of `pos` from the mover's point of view, in
+    /// `children()` order.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn analyze(&mut self, pos: &G) -> Result<Vec<(G::Move, i32)>, SearchError> {
+        let mut children = Children::new();
+        pos.children(&mut children);
+        let mut out = Vec::with_capacity(children.len());
+        for c in children.as_slice() {
+            let f = self.value(&c.next)?;
+            out.push((
+                c.mv,
+                if c.turn_passed {
+                    c.gain - f
+                } else {
+                    c.gain + f
+                },
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Counters summed over every call so far.
+    pub fn nodes(&self) -> u64 {
+        self.pool.stats.nodes
+    }
+}

@@ -1,0 +1,98 @@
+//! Threads: every job runs on all threads at once, over one transposition table (Lazy SMP).
+//!
+//! [`Pool`] keeps what the jobs of a [`Solver`](super::Solver) share (the table, the deferral
+//! marks, the configuration and the counters) and runs each job on fresh scoped threads; the
+//! first thread to finish answers it and stops the others.
+
+use std::sync::atomic::Ordering;
+
+use super::config::SearchConfig;
+use super::defer::BusyMarks;
+use super::mtdf::run_job;
+use super::node::Searcher;
+use super::oracle::Oracle;
+use super::outcome::SearchError;
+use super::shared::{Job, Shared, Stats};
+use crate::game::Game;
+use crate::tt::TranspositionTable;
+
+/// Stack size of search threads: the recursion keeps a move list per ply on the stack, and plays
+/// within a layer of a cyclic game can be long. Only touched pages are committed.
+const STACK_BYTES: usize = 256 << 20;
+
+/// What every job of a solver shares, and the threads that run them.
+pub(super) struct Pool<'o, G: Game> {
+    pub(super) tt: TranspositionTable,
+    pub(super) cfg: SearchConfig,
+    pub(super) oracle: Option<&'o dyn Oracle<G>>,
+    pub(super) busy: BusyMarks,
+    pub(super) stats: Stats,
+}
+
+impl<'o, G: Game> Pool<'o, G> {
+    /// A pool for `root` and the positions reachable from it.
+    pub(super) fn new(
+        root: &G,
+        cfg: SearchConfig,
+        oracle: Option<&'o dyn Oracle<G>>,
+    ) -> Result<Self, SearchError> {
+        let tt = TranspositionTable::for_game(root, cfg.tt_bytes)?;
+        Ok(Self {
+            tt,
+            cfg,
+            oracle,
+            busy: BusyMarks::new(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// Runs a job on all threads; the first to finish answers. `AtLeast` answers 1 or 0.
+    pub(super) fn run(&mut self, job: Job<G>) -> Result<i32, SearchError> {
+        let pos = match job {
+            Job::AtLeast(p, _) | Job::Exact(p, _, _) => p,
+        };
+        if pos.is_over() {
+            return Ok(match job {
+                Job::AtLeast(_, t) => i32::from(t <= 0),
+                Job::Exact(..) => 0,
+            });
+        }
+        if let (Some(p), Job::Exact(_, lo, hi)) = (&self.cfg.progress, job) {
+            p.start_job(lo, hi);
+        }
+        self.busy.clear();
+        let shared = Shared::new(&self.tt, self.oracle, &self.busy, &self.cfg, job);
+        let cfg = &self.cfg;
+        let mut answer = None;
+        let mut stats = Stats::default();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..shared.threads)
+                .map(|id| {
+                    let shared = &shared;
+                    std::thread::Builder::new()
+                        .name(format!("search-{id}"))
+                        .stack_size(STACK_BYTES)
+                        .spawn_scoped(scope, move || {
+                            let mut s = Searcher::new(shared, id);
+                            let r = run_job(&mut s, job, cfg);
+                            if r.is_some() {
+                                shared.done.store(true, Ordering::Relaxed);
+                            }
+                            (r, s.finish())
+                        })
+                        .expect("cannot spawn a search thread")
+                })
+                .collect();
+            for h in handles {
+                let (r, st) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                stats.add(st);
+                // Every completed answer is exact; they agree, so take the first.
+                if answer.is_none() {
+                    answer = r;
+                }
+            }
+        });
+        self.stats.add(stats);
+        answer.ok_or(SearchError::Interrupted)
+    }
+}
