@@ -356,7 +356,7 @@ impl<R: Rules> Search<R> {
     }
 
     fn poll_stop(&mut self) -> bool {
-        if !self.stopped && self.nodes % 4096 == 0 {
+        if !self.stopped && self.nodes.is_multiple_of(4096) {
             self.stopped = self
                 .stop
                 .as_ref()

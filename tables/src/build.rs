@@ -234,7 +234,7 @@ fn plain_of_table(t: &Table) -> Option<Vec<i8>> {
 /// zeros. The check costs one `position` call per zero, a small share of the layer.
 fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
     use rayon::prelude::*;
-    if layer % 2 == 0 {
+    if layer.is_multiple_of(2) {
         return;
     }
     // One pass over the layer finds both an even value (then nothing is filled) and the zeros,

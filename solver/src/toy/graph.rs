@@ -53,7 +53,7 @@ impl<const CYCLIC: bool> Game for Graph<CYCLIC> {
             return;
         }
         let h0 = hash(&[sp.seed, self.layer as u64, self.idx as u64]);
-        if h0 % 17 == 0 {
+        if h0.is_multiple_of(17) {
             return; // an occasional early end of the game
         }
         let moves = 1 + (h0 >> 8) % sp.max_branch as u64;
