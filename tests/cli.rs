@@ -1,44 +1,6 @@
 //! The command line, run as a user runs it.
 
-use std::process::{Command, Output};
-
-pub(crate) fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
-}
-
-/// Runs and expects success; returns stdout.
-pub(crate) fn ok(args: &[&str]) -> String {
-    let o = mancala(args);
-    assert!(
-        o.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// Runs and expects a clean failure (non-zero exit, message on stderr, nothing on stdout, no
-/// panic); returns stderr.
-pub(crate) fn fails(args: &[&str]) -> String {
-    let o = mancala(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(!o.status.success(), "{args:?} should fail");
-    assert!(
-        o.stdout.is_empty(),
-        "{args:?} printed to stdout: {}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert!(!err.trim().is_empty(), "{args:?}: no message");
-    err
-}
-
-pub(crate) fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("one JSON object")
-}
+use crate::util::{fails, json, ok};
 
 #[test]
 fn show_draws_the_start() {

@@ -1,14 +1,7 @@
 //! Every worked example of RULES.md, exactly as written there.
 
-use mancala::board::Move;
-use mancala::notation::Setup;
+use crate::util::{legal, pos, Move, Position};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::Position;
-
-fn pos<R: Rules>(rules: R, s: &str) -> Position<R> {
-    let setup: Setup = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
-    Position::from_setup(rules, &setup).unwrap_or_else(|e| panic!("{s}: {e}"))
-}
 
 /// Plays `mv` from `before` and checks the normalised result is `after`.
 fn check<R: Rules>(id: &str, rules: R, before: &str, mv: u8, after: &str) {
@@ -17,15 +10,6 @@ fn check<R: Rules>(id: &str, rules: R, before: &str, mv: u8, after: &str) {
         .try_play(Move(mv))
         .unwrap_or_else(|e| panic!("{id}: move {mv} illegal: {e}"));
     assert_eq!(q.to_string(), after, "{id}");
-}
-
-fn legal<R: Rules>(rules: R, s: &str) -> Vec<u8> {
-    pos(rules, s)
-        .legal_moves()
-        .as_slice()
-        .iter()
-        .map(|m| m.0)
-        .collect()
 }
 
 const STD: Kalah = Kalah {
@@ -233,7 +217,7 @@ fn dakon_examples() {
     for m in 2..=7 {
         let q = p.try_play(Move(m)).unwrap();
         assert_eq!(q.score(), [9, 0], "move {m}");
-        assert_eq!(q.to_move(), Some(mancala::board::Side::North), "move {m}");
+        assert_eq!(q.to_move(), Some(crate::util::Side::North), "move {m}");
     }
 }
 
@@ -270,7 +254,7 @@ fn djenon_aboure_examples() {
     );
     // J3: move 6 relays forever; legal moves exactly 1, 3, 4, 5.
     let j3 = "2,1,2,3,2,3/1,2,1,5,4,3/0,0/S";
-    assert_eq!(legal(g, j3), [1, 3, 4, 5]);
+    assert_eq!(legal(&pos(g, j3)), [1, 3, 4, 5]);
     assert_eq!(
         pos(g, j3).try_play(Move(6)),
         Err(mancala::IllegalMove::Endless)
@@ -279,7 +263,7 @@ fn djenon_aboure_examples() {
     let jx3 = pos(g, "7,1,0,1,0,1/11,4,3,2,3,4/0,0/S");
     assert_eq!(jx3.to_string(), "7,1,0,1,0,1/11,4,3,2,3,4/0,0/N");
     assert_eq!(
-        legal(g, "7,1,0,1,0,1/11,4,3,2,3,4/0,0/S"),
+        legal(&pos(g, "7,1,0,1,0,1/11,4,3,2,3,4/0,0/S")),
         [1, 2, 3, 4, 5, 6]
     );
     // Every South opening captures exactly 2.
@@ -313,7 +297,7 @@ fn walak_pussa_examples() {
         assert_eq!(p.try_play(Move(m)).unwrap().score(), [6, 0], "opening {m}");
     }
     let w2 = "0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S";
-    assert_eq!(legal(g, w2), [2, 4, 6]);
+    assert_eq!(legal(&pos(g, w2)), [2, 4, 6]);
     assert_eq!(
         pos(restricted, w2).to_string(),
         "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-"
@@ -325,8 +309,8 @@ fn walak_pussa_examples() {
         6,
         "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-",
     );
-    assert_eq!(legal(g, "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S"), [1, 2, 7]);
-    assert_eq!(legal(restricted, "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S"), [2]);
+    assert_eq!(legal(&pos(g, "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S")), [1, 2, 7]);
+    assert_eq!(legal(&pos(restricted, "1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S")), [2]);
     // W3: the 14-turn cycle replays, with and without the option.
     let w3 = [
         ("0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S", 6),
@@ -368,7 +352,7 @@ fn san_yao_examples() {
     for m in 1..=5 {
         assert_eq!(p.try_play(Move(m)).unwrap().score(), [9, 0], "opening {m}");
     }
-    assert_eq!(legal(g, "1,0,2,1,1/0,1,0,1,0/0,0/S"), [1, 3, 4]);
+    assert_eq!(legal(&pos(g, "1,0,2,1,1/0,1,0,1,0/0,0/S")), [1, 3, 4]);
     let y3 = [
         ("0,0,0,0,0/1,0,0,0,1/19,29/N", 5),
         ("1,0,0,0,0/1,0,0,0,0/19,29/S", 1),

@@ -1,27 +1,6 @@
 //! Exact values from the search against published values: RULES.md §3.7 and REFERENCE.md.
 
-use mancala::rules::{Kalah, Rules};
-use mancala::Position;
-use solver::search::{solve, SearchConfig};
-
-/// The value of the standard start (final South minus North) and the best first moves.
-pub fn solve_start<R: Rules>(rules: R, holes: u8, seeds: u8, threads: usize) -> (i32, Vec<u8>) {
-    let p = Position::start(rules, holes, seeds).unwrap();
-    let cfg = SearchConfig {
-        threads,
-        tt_bytes: 16 << 20,
-        ..SearchConfig::default()
-    };
-    let r = solve(&p, &cfg, None).unwrap();
-    (p.final_value(r.value), r.best.iter().map(|m| m.0).collect())
-}
-
-fn kalah(empty_capture: bool, end_when_mover_empty: bool) -> Kalah {
-    Kalah {
-        empty_capture,
-        end_when_mover_empty,
-    }
-}
+use crate::util::{kalah, solve_start};
 
 /// RULES.md §3.7: holes × seeds, then standard, end-when-mover-empty, empty-capture, both.
 const RULES_TABLE: [(u8, u8, [i32; 4]); 17] = [

@@ -1,12 +1,9 @@
 //! `mancala verify`: the survey against individual solves, opening certificates replayed with
 //! `mancala play`, the memoised first-turn count against brute force, and bad input.
 
-use crate::cli::{fails, json, mancala, ok};
-use crate::solve::solve_start;
-use mancala::board::Side;
+use crate::util::{fails, json, mancala, ok, solve_start, temp_dir, Position, Side};
 use mancala::opening::{self, Limits};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules};
-use mancala::Position;
 use serde_json::Value;
 
 fn moves_of(v: &Value) -> Vec<u8> {
@@ -97,8 +94,7 @@ fn survey_equals_individual_solves() {
 
 #[test]
 fn survey_writes_csv_and_svg_and_marks_time_outs_unknown() {
-    let dir = std::env::temp_dir().join(format!("mancala-verify-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("verify");
     let (csv, svg) = (dir.join("k.csv"), dir.join("k.svg"));
     let out = ok(&[
         "verify",
