@@ -5,7 +5,10 @@
 //!   every game at boards small enough.
 
 use crate::reference as refe;
-use crate::util::{cfg, legal, pos, solve_value, xorshift, Move, Pair, Position, Setup};
+use crate::util::{
+    cfg, example_value, legal, pos, rules_examples, solve_value, xorshift, Claim, Move, Pair,
+    Position, Setup,
+};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, SanYao, WalakPussa};
 use proptest::prelude::*;
 use solver::search::analyze;
@@ -164,22 +167,31 @@ fn search_agrees_with_brute_force_walak_pussa() {
             &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)],
         );
     }
-    // The W3 cycle: its first position is worth +2.
-    compare_values(WalakPussa::default(), "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S");
+    // The W3 cycle's first position.
+    compare_values(WalakPussa::default(), &example_value("W3").0);
 }
 
 #[test]
 fn search_agrees_with_brute_force_san_yao() {
     compare_small_starts(SanYao, &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]);
-    // The Y3 cycle: its first position is worth -12.
-    compare_values(SanYao, "0,0,0,0,0/1,0,0,0,1/19,29/N");
+    // The Y3 cycle's first position.
+    compare_values(SanYao, &example_value("Y3").0);
 }
 
-/// Hand-checked values from RULES.md: the W3 and Y3 cycle positions.
+/// Hand-checked values from RULES.md (the W3 and Y3 cycle positions): every value row of
+/// tests/data/rules_examples.jsonl, by the search, under each rule set it lists.
 #[test]
 fn cycle_positions_have_their_documented_values() {
-    let p = pos(WalakPussa::default(), "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S");
-    assert_eq!(solve_value(&p, 2), 2);
-    let p = pos(SanYao, "0,0,0,0,0/1,0,0,0,1/19,29/N");
-    assert_eq!(solve_value(&p, 2), -12);
+    let mut checked = Vec::new();
+    for e in rules_examples() {
+        let Claim::Value(want) = e.claim else {
+            continue;
+        };
+        for &(v, _) in &e.games {
+            let got = mancala::with_rules!(v, r => solve_value(&pos(r, &e.position), 2));
+            assert_eq!(got, want, "{} under {}", e.id, v.describe());
+        }
+        checked.push(e.id);
+    }
+    assert_eq!(checked, ["W3", "Y3"]);
 }

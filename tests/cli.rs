@@ -1,6 +1,6 @@
 //! The command line, run as a user runs it.
 
-use crate::util::{fails, json, ok};
+use crate::util::{example_value, fails, json, ok};
 
 #[test]
 fn show_draws_the_start() {
@@ -270,14 +270,10 @@ fn solve_values_are_final_scores_from_any_position() {
         "--json",
     ]);
     assert_eq!(v["value"], -6);
-    let v = json(&[
-        "solve",
-        "san-yao",
-        "--position",
-        "0,0,0,0,0/1,0,0,0,1/19,29/N",
-        "--json",
-    ]);
-    assert_eq!(v["value"], -12);
+    // Y3 of RULES.md, North to move.
+    let (y3, want) = example_value("Y3");
+    let v = json(&["solve", "san-yao", "--position", &y3, "--json"]);
+    assert_eq!(v["value"], want);
     let v = json(&[
         "solve",
         "kalah",

@@ -6,8 +6,10 @@
 //! that a rename of a library module is a one-line change.
 
 use crate::reference::RefGame;
-use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
+use mancala::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, WalakPussa};
+use mancala::variant::{RuleFlags, Variant};
 use solver::search::{solve, SearchConfig};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -180,4 +182,175 @@ impl Pair for SanYao {
     fn reference(&self) -> RefGame {
         RefGame::SanYao
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden data (tests/data/, sources in tests/data/README.md)
+
+/// The rows of a CSV data file: lines starting with `#` are comments, the first other line is
+/// the header. Fields hold no commas, so no quoting.
+fn csv_rows(text: &'static str) -> Vec<HashMap<&'static str, &'static str>> {
+    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{l}");
+            header.iter().copied().zip(fields).collect()
+        })
+        .collect()
+}
+
+/// One known value of a Kalah start position.
+#[derive(Debug)]
+pub(crate) struct StartValue {
+    pub holes: u8,
+    pub seeds: u8,
+    pub rules: Kalah,
+    /// Final South minus North under perfect play.
+    pub value: i32,
+    /// The best first moves, when published (empty otherwise).
+    pub best: Vec<u8>,
+    /// Where the value is published: `RULES.md 3.7`, `REFERENCE.md ...`, or both.
+    pub source: &'static str,
+}
+
+/// `tests/data/kalah_start_values.csv`.
+pub(crate) fn kalah_start_values() -> Vec<StartValue> {
+    let flag = |s: &str| match s {
+        "true" => true,
+        "false" => false,
+        _ => panic!("not a bool: {s}"),
+    };
+    let rows: Vec<StartValue> = csv_rows(include_str!("data/kalah_start_values.csv"))
+        .into_iter()
+        .map(|r| StartValue {
+            holes: r["holes"].parse().unwrap(),
+            seeds: r["seeds"].parse().unwrap(),
+            rules: kalah(flag(r["empty_capture"]), flag(r["end_when_mover_empty"])),
+            value: r["value"].parse().unwrap(),
+            best: r["best"]
+                .split_whitespace()
+                .map(|m| m.parse().unwrap())
+                .collect(),
+            source: r["source"],
+        })
+        .collect();
+    assert!(!rows.is_empty());
+    rows
+}
+
+/// A game with options as the command line names it (`kalah --empty-capture`).
+pub(crate) fn variant(spec: &str) -> Variant {
+    let mut words = spec.split_whitespace();
+    let kind: GameKind = words.next().expect("a game").parse().unwrap();
+    let mut f = RuleFlags::default();
+    for w in words {
+        *match w {
+            "--empty-capture" => &mut f.empty_capture,
+            "--end-when-mover-empty" => &mut f.end_when_mover_empty,
+            "--nembak-takes-landing-seed" => &mut f.nembak_takes_landing_seed,
+            "--no-mikul" => &mut f.no_mikul,
+            "--singleton-restriction" => &mut f.singleton_restriction,
+            _ => panic!("unknown option {w} in {spec:?}"),
+        } = true;
+    }
+    Variant::new(kind, f).unwrap()
+}
+
+/// What a worked example states about its position.
+#[derive(Clone, Debug)]
+pub(crate) enum Claim {
+    /// Playing `mv` gives `after` (normalised).
+    Play { mv: u8, after: String },
+    /// The position normalises to this.
+    Normalised(String),
+    /// The legal moves of the normalised position.
+    Legal(Vec<u8>),
+    /// The exact value (final South minus North).
+    Value(i32),
+}
+
+/// One row of `tests/data/rules_examples.jsonl`: a claim of RULES.md about a position, under
+/// each of the listed games with options.
+#[derive(Clone, Debug)]
+pub(crate) struct Example {
+    /// The example's name in RULES.md (`K1`, `W3`, ...); a prime marks an option variant.
+    pub id: String,
+    /// Each game with options the claim holds under, in both engines.
+    pub games: Vec<(Variant, RefGame)>,
+    pub position: String,
+    pub claim: Claim,
+}
+
+/// Every row of `tests/data/rules_examples.jsonl`.
+pub(crate) fn rules_examples() -> Vec<Example> {
+    include_str!("data/rules_examples.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            let text = |k: &str| v[k].as_str().unwrap_or_else(|| panic!("{l}: {k}")).to_string();
+            let claim = if let Some(mv) = v["move"].as_u64() {
+                Claim::Play {
+                    mv: mv as u8,
+                    after: text("after"),
+                }
+            } else if v["normalised"].is_string() {
+                Claim::Normalised(text("normalised"))
+            } else if let Some(l) = v["legal"].as_array() {
+                Claim::Legal(l.iter().map(|m| m.as_u64().unwrap() as u8).collect())
+            } else {
+                Claim::Value(v["value"].as_i64().unwrap_or_else(|| panic!("{l}: no claim")) as i32)
+            };
+            let games = v["rules"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{l}: rules"))
+                .iter()
+                .map(|s| {
+                    let g = variant(s.as_str().unwrap());
+                    (g, mancala::with_rules!(g, r => r.reference()))
+                })
+                .collect::<Vec<_>>();
+            assert!(!games.is_empty(), "{l}");
+            Example {
+                id: text("id"),
+                games,
+                position: text("position"),
+                claim,
+            }
+        })
+        .collect()
+}
+
+/// The rows of the examples named `ids`, in file order; each name must have a row.
+pub(crate) fn examples_named(ids: &[&str]) -> Vec<Example> {
+    let all = rules_examples();
+    for id in ids {
+        assert!(all.iter().any(|e| e.id == *id), "no example {id} in the data");
+    }
+    all.into_iter()
+        .filter(|e| ids.contains(&e.id.as_str()))
+        .collect()
+}
+
+/// The positions of the plays of example `id`, in order (the cycles W3 and Y3).
+pub(crate) fn example_positions(id: &str) -> Vec<String> {
+    examples_named(&[id])
+        .into_iter()
+        .filter(|e| matches!(e.claim, Claim::Play { .. }))
+        .map(|e| e.position)
+        .collect()
+}
+
+/// The documented value of example `id`'s position: (position, value).
+pub(crate) fn example_value(id: &str) -> (String, i32) {
+    examples_named(&[id])
+        .into_iter()
+        .find_map(|e| match e.claim {
+            Claim::Value(v) => Some((e.position, v)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no value for {id}"))
 }

@@ -198,38 +198,24 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// RULES.md §3.7: (holes, seeds, [standard, end-when-mover-empty, empty-capture, both options]).
-    const KALAH_START_VALUES: [(usize, u32, [i32; 4]); 17] = [
-        (1, 1, [0, 0, 0, 0]),
-        (1, 2, [-2, -2, -2, -2]),
-        (1, 3, [6, 6, 6, 6]),
-        (1, 4, [-2, -2, -2, -2]),
-        (2, 1, [2, 2, 2, 2]),
-        (2, 2, [-2, -2, -2, 0]),
-        (2, 3, [-2, -2, -2, -2]),
-        (2, 4, [-10, -12, -12, -10]),
-        (3, 1, [0, 0, 0, 0]),
-        (3, 2, [4, 4, 4, 4]),
-        (3, 3, [2, 2, 2, 4]),
-        (3, 4, [2, 2, 2, 0]),
-        (4, 1, [2, 2, 2, 2]),
-        (4, 2, [6, 6, 6, 6]),
-        (4, 3, [6, 6, 8, 8]),
-        (5, 1, [0, 0, 0, 0]),
-        (6, 1, [2, 2, 2, 2]),
-    ];
-
-    fn check_kalah_start_values(select: impl Fn(usize, u32) -> bool) {
-        let games = [KALAH, KALAH_MOVER, KALAH_EC, KALAH_BOTH];
-        for (holes, seeds, expected) in KALAH_START_VALUES {
-            if !select(holes, seeds) {
+    /// Checks the brute force against the RULES.md §3.7 rows of `tests/data/kalah_start_values.csv`
+    /// that `select` picks; returns how many it checked.
+    fn check_kalah_start_values(select: impl Fn(usize, u32) -> bool) -> usize {
+        let mut checked = 0;
+        for r in crate::util::kalah_start_values() {
+            let (holes, seeds) = (r.holes as usize, r.seeds as u32);
+            if !r.source.contains("RULES.md") || !select(holes, seeds) {
                 continue;
             }
-            for (g, want) in games.iter().zip(expected) {
-                let v = value(*g, &start(*g, holes, seeds));
-                assert_eq!(v, want, "{g:?} {holes}x{seeds}");
-            }
+            let g = RefGame::Kalah {
+                empty_capture: r.rules.empty_capture,
+                end_when_mover_empty: r.rules.end_when_mover_empty,
+            };
+            let v = value(g, &start(g, holes, seeds));
+            assert_eq!(v, r.value, "{g:?} {holes}x{seeds}");
+            checked += 1;
         }
+        checked
     }
 
     /// The two largest rows of the §3.7 table: 4 x 3 (about 1.4-1.5 million positions,
@@ -241,14 +227,14 @@ mod tests {
     /// Every row of the §3.7 table except the two largest (about 7 s in release).
     #[test]
     fn kalah_start_values_table() {
-        check_kalah_start_values(|h, s| !is_big_kalah_row(h, s));
+        assert_eq!(check_kalah_start_values(|h, s| !is_big_kalah_row(h, s)), 15 * 4);
     }
 
     /// Rows 4 x 3 and 6 x 1 of the §3.7 table: 1.5-2.5 minutes in release (machine-dependent).
     #[test]
     #[ignore = "slow: 1.5-2.5 minutes in release"]
     fn kalah_start_values_table_big_rows() {
-        check_kalah_start_values(is_big_kalah_row);
+        assert_eq!(check_kalah_start_values(is_big_kalah_row), 2 * 4);
     }
 
     // ----- solver cross-checks -----
@@ -363,12 +349,15 @@ mod tests {
 
     #[test]
     fn layer_solver_matches_path_minimax_cyclic_games() {
+        // The cross-turn cycles W3 and Y3 of RULES.md, entered at two of their positions.
+        let w3 = crate::util::example_positions("W3");
+        let y3 = crate::util::example_positions("Y3");
         let cases: Vec<(RefGame, &str)> = vec![
-            (WALAK, W3[0].0),
-            (WALAK, W3[3].0),
-            (WALAK_SR, W3[0].0),
-            (SANYAO, Y3[0].0),
-            (SANYAO, Y3[5].0),
+            (WALAK, &w3[0]),
+            (WALAK, &w3[3]),
+            (WALAK_SR, &w3[0]),
+            (SANYAO, &y3[0]),
+            (SANYAO, &y3[5]),
             (WALAK, "1,1/1,1/0,0/S"),
             (WALAK, "2,0,1/0,1,0/0,0/N"),
             (WALAK_SR, "2,1/1,1/0,0/S"),

@@ -1,9 +1,11 @@
-//! The reference engine against every worked example of RULES.md, and its own notation checks.
+//! The reference engine against every worked example of RULES.md (the rows of
+//! tests/data/rules_examples.jsonl, plus the reference's own details: lap ends, endless-relay
+//! periods, candidates), and its own notation checks.
 
 use super::board::{board_of, Endless};
 use super::engine::sow_turn;
 use super::*;
-
+use crate::util::{examples_named, Claim};
 
 pub(super) const KALAH: RefGame = RefGame::Kalah {
     empty_capture: false,
@@ -51,19 +53,30 @@ pub(super) fn pos(s: &str) -> RefPos {
 }
 
 /// Checks `before` --mv--> `after` (both in notation).
-fn check_move(g: RefGame, before: &str, mv: u8, after: &str) {
-    let p = pos(before);
-    assert_eq!(format(&p), before, "round trip");
-    let r = play(g, &p, mv).unwrap_or_else(|e| panic!("{g:?} {before} move {mv}: {e}"));
-    assert_eq!(format(&r), after, "{g:?} {before} move {mv}");
-}
 
-fn check_norm(g: RefGame, before: &str, after: &str) {
-    assert_eq!(
-        format(&normalize(g, &pos(before))),
-        after,
-        "{g:?} normalise {before}"
-    );
+/// Checks the claims of the examples named `ids` (tests/data/rules_examples.jsonl) with the
+/// reference engine, under every game listed for each; the values with the brute force.
+fn check_examples(ids: &[&str]) {
+    for e in examples_named(ids) {
+        for &(_, g) in &e.games {
+            let p = pos(&e.position);
+            assert_eq!(format(&p), e.position, "{}: round trip", e.id);
+            match &e.claim {
+                Claim::Play { mv, after } => {
+                    let r = play(g, &p, *mv)
+                        .unwrap_or_else(|err| panic!("{} {g:?} move {mv}: {err}", e.id));
+                    assert_eq!(&format(&r), after, "{} {g:?} move {mv}", e.id);
+                }
+                Claim::Normalised(n) => {
+                    assert_eq!(&format(&normalize(g, &p)), n, "{} {g:?} normalise", e.id)
+                }
+                Claim::Legal(l) => {
+                    assert_eq!(&legal_moves(g, &normalize(g, &p)), l, "{} {g:?}", e.id)
+                }
+                Claim::Value(v) => assert_eq!(value(g, &p), *v, "{} {g:?} value", e.id),
+            }
+        }
+    }
 }
 
 /// The lap-end pits of a move (None = own store), for the detailed examples.
@@ -79,6 +92,11 @@ fn endless_info(g: RefGame, p: &RefPos, mv: u8) -> Endless {
     let n = p.south.len();
     let side = p.to_move.unwrap();
     sow_turn(g, &board_of(p), p.stores, side, side * n + mv as usize - 1).unwrap_err()
+}
+
+/// The position of the first row of example `id`.
+fn example_pos(id: &str) -> RefPos {
+    pos(&examples_named(&[id])[0].position)
 }
 
 // ----- notation -----
@@ -132,178 +150,38 @@ fn parse_errors() {
 
 #[test]
 fn kalah_k1_to_k5() {
-    check_move(
-        KALAH,
-        "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S",
-        3,
-        "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
-    );
-    check_move(
-        KALAH,
-        "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
-        6,
-        "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N",
-    );
-    check_move(
-        KALAH,
-        "4,4,0,5,5,0/5,5,5,5,4,4/2,0/N",
-        6,
-        "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
-    );
-    check_move(
-        KALAH,
-        "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
-        1,
-        "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N",
-    );
-    check_move(
-        KALAH,
-        "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S",
-        1,
-        "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N",
-    );
-    // The same moves under every option combination (none of them is affected).
-    for g in [KALAH_MOVER, KALAH_EC, KALAH_BOTH] {
-        check_move(
-            g,
-            "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S",
-            3,
-            "4,4,0,5,5,5/4,4,4,4,4,4/1,0/S",
-        );
-        check_move(
-            g,
-            "5,5,1,5,5,0/5,5,5,5,4,0/2,1/S",
-            1,
-            "0,6,2,6,6,0/0,5,5,5,4,0/8,1/N",
-        );
-        check_move(
-            g,
-            "13,0,0,0,0,0/1,1,1,1,1,2/0,0/S",
-            1,
-            "0,1,1,1,1,1/2,2,2,2,2,0/5,0/N",
-        );
-    }
+    check_examples(&["K1", "K2", "K3", "K4", "K5"]);
 }
 
 #[test]
 fn kalah_kx1_kx2_kx3() {
-    check_move(
-        KALAH,
-        "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
-        6,
-        "0,0,0,0,0,0/0,0,0,0,0,0/21,27/-",
-    );
-    check_move(
-        KALAH_MOVER,
-        "0,0,0,0,0,2/0,0,0,0,0,3/20,23/S",
-        6,
-        "0,0,0,0,0,0/1,0,0,0,0,3/21,23/N",
-    );
-    check_move(
-        KALAH,
-        "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S",
-        1,
-        "0,1,0,0,0,3/1,1,1,1,0,1/0,0/N",
-    );
-    check_move(
-        KALAH_EC,
-        "1,0,0,0,0,3/1,1,1,1,0,1/0,0/S",
-        1,
-        "0,0,0,0,0,3/1,1,1,1,0,1/1,0/N",
-    );
-    for g in [KALAH, KALAH_MOVER, KALAH_EC, KALAH_BOTH] {
-        check_move(
-            g,
-            "0,0,0,0,0,1/0,0,1,0,2,0/22,22/S",
-            6,
-            "0,0,0,0,0,0/0,0,0,0,0,0/23,25/-",
-        );
-    }
+    check_examples(&["KX1", "KX1'", "KX2", "KX2'", "KX3"]);
 }
 
 #[test]
 fn kalah_kx4_normalisation() {
-    let s = "0,0,0,0,0,0/1,2,0,0,0,0/20,25/N";
-    check_norm(KALAH, s, "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-");
-    check_norm(KALAH_EC, s, "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-");
-    check_norm(KALAH_MOVER, s, s);
-    check_norm(KALAH_BOTH, s, s);
-    // With the mover-empty rule, the mover with no seeds ends the game.
-    check_norm(
-        KALAH_MOVER,
-        "0,0,0,0,0,0/1,2,0,0,0,0/20,25/S",
-        "0,0,0,0,0,0/0,0,0,0,0,0/20,28/-",
-    );
+    check_examples(&["KX4", "KX4'"]);
 }
 
 // ----- Dakon -----
 
 #[test]
 fn dakon_d1_to_d6() {
+    check_examples(&["D1", "D2", "D3", "D4", "D4'", "D5", "D6", "D6'"]);
     let start7 = "7,7,7,7,7,7,7/7,7,7,7,7,7,7/0,0/S";
-    check_move(DAKON, start7, 1, "0,8,8,8,8,8,8/7,7,7,7,7,7,7/1,0/S");
-    check_move(DAKON, start7, 2, "8,1,8,8,8,8,8/0,8,8,8,8,0,8/9,0/N");
     assert_eq!(lap_ends(DAKON, &pos(start7), 2), vec![Some(7), Some(1)]);
-    let d3 = "0,8,8,8,8,8,8/7,7,7,7,7,7,7/1,0/S";
-    check_move(DAKON, d3, 2, "6,2,0,1,3,0,4/13,5,13,13,4,13,13/8,0/S");
+    let d3 = example_pos("D3");
     let ends: Vec<Option<usize>> = [8, 2, 11, 6, 2, 4, 1, 5, 3, 2, 5]
         .iter()
         .map(|&i| Some(i))
         .chain([None])
         .collect();
-    assert_eq!(lap_ends(DAKON, &pos(d3), 2), ends, "D3 lap ends (12 laps)");
-    check_move(
-        DAKON,
-        "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S",
-        7,
-        "1,1,1,1,1,1,0/0,0,0,1,1,1,1/6,0/N",
-    );
-    check_move(
-        DAKON_NO_MIKUL,
-        "1,1,1,1,1,1,3/1,0,2,1,1,1,1/0,0/S",
-        7,
-        "1,1,1,1,1,1,0/2,1,2,1,1,1,1/1,0/N",
-    );
-    check_move(
-        DAKON,
-        "1,1,1,1,1,1,2/0,1,1,1,1,1,1/0,0/S",
-        7,
-        "1,1,1,1,1,1,0/1,1,1,1,1,1,1/1,0/N",
-    );
-    check_move(
-        DAKON,
-        "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
-        1,
-        "0,1,1,1,1,1,1/1,1,1,1,1,0,1/5,0/N",
-    );
-    check_move(
-        DAKON_LANDING,
-        "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
-        1,
-        "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N",
-    );
-    check_move(
-        DAKON_BOTH,
-        "1,0,1,1,1,1,1/1,1,1,1,1,5,1/0,0/S",
-        1,
-        "0,0,1,1,1,1,1/1,1,1,1,1,0,1/6,0/N",
-    );
+    assert_eq!(lap_ends(DAKON, &d3, 2), ends, "D3 lap ends (12 laps)");
 }
 
 #[test]
 fn dakon_dx1_dx2() {
-    check_move(
-        DAKON,
-        "0,0,0,0,0,0,1/3,0,0,0,0,0,0/40,54/S",
-        7,
-        "0,0,0,0,0,0,0/0,0,0,0,0,0,0/41,57/-",
-    );
-    check_move(
-        DAKON,
-        "1,0,0,0,0,0,0/0,0,0,0,0,3,0/40,54/S",
-        1,
-        "0,0,0,0,0,0,0/0,0,0,0,0,0,0/44,54/-",
-    );
+    check_examples(&["DX1", "DX2"]);
 }
 
 #[test]
@@ -315,56 +193,31 @@ fn dakon_opening_moves_2_to_7() {
         assert_eq!(r.stores, [9, 0], "move {mv}");
         assert_eq!(r.to_move, Some(1), "move {mv}");
     }
-    assert_eq!(
-        format(&play(DAKON, &s, 3).unwrap()),
-        "8,8,1,8,8,8,8/8,0,8,8,0,8,8/9,0/N"
-    );
-    assert_eq!(
-        format(&play(DAKON, &s, 7).unwrap()),
-        "8,8,8,8,8,8,1/0,8,8,8,8,0,8/9,0/N"
-    );
+    check_examples(&["D-start"]);
 }
 
 // ----- Djenon-aboure -----
 
 #[test]
 fn djenon_j1_j2() {
-    let s = "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S";
-    check_move(DJENON, s, 1, "2,6,6,0,5,5/5,1,5,5,5,1/2,0/N");
+    check_examples(&["J1", "J2"]);
     assert_eq!(
-        lap_ends(DJENON, &pos(s), 1),
+        lap_ends(DJENON, &example_pos("J1"), 1),
         vec![Some(3), Some(7), Some(11), Some(3)],
         "J1 4 laps"
-    );
-    check_move(
-        DJENON,
-        "2,2,2,2,3,3/1,2,2,2,2,2/0,0/S",
-        5,
-        "2,2,2,2,1,0/0,2,2,2,2,2/6,0/N",
     );
 }
 
 #[test]
 fn djenon_jx1_jx2() {
-    check_move(
-        DJENON,
-        "2,0,0,0,0,0/1,1,1,1,1,1/22,18/S",
-        1,
-        "0,0,0,0,0,0/0,0,0,0,0,0/24,24/-",
-    );
-    check_move(
-        DJENON,
-        "2,2,0,0,0,0/1,1,1,1,1,1/20,18/S",
-        2,
-        "2,1,1,0,0,0/1,1,1,1,1,1/20,18/S",
-    );
+    check_examples(&["JX1", "JX2"]);
 }
 
 #[test]
 fn djenon_j3_endless() {
-    let p = pos("2,1,2,3,2,3/1,2,1,5,4,3/0,0/S");
+    check_examples(&["J3"]);
+    let p = example_pos("J3");
     assert_eq!(candidates(DJENON, &p), vec![1, 3, 4, 5, 6]);
-    assert_eq!(legal_moves(DJENON, &p), vec![1, 3, 4, 5]);
     assert_eq!(
         endless_info(DJENON, &p, 6),
         Endless {
@@ -373,12 +226,12 @@ fn djenon_j3_endless() {
         }
     );
     assert!(play(DJENON, &p, 6).is_err());
-    assert_eq!(format(&normalize(DJENON, &p)), format(&p));
 }
 
 #[test]
 fn djenon_jx3_forced_pass() {
-    let p = pos("7,1,0,1,0,1/11,4,3,2,3,4/0,0/S");
+    check_examples(&["JX3"]);
+    let p = example_pos("JX3");
     assert_eq!(candidates(DJENON, &p), vec![1]);
     assert_eq!(legal_moves(DJENON, &p), Vec::<u8>::new());
     assert_eq!(
@@ -388,9 +241,6 @@ fn djenon_jx3_forced_pass() {
             period: 462
         }
     );
-    let q = normalize(DJENON, &p);
-    assert_eq!(format(&q), "7,1,0,1,0,1/11,4,3,2,3,4/0,0/N");
-    assert_eq!(legal_moves(DJENON, &q), vec![1, 2, 3, 4, 5, 6]);
 }
 
 #[test]
@@ -409,6 +259,7 @@ fn djenon_openings_capture_2() {
 
 #[test]
 fn djenon_start_with_one_seed_ends_at_once() {
+    check_examples(&["J-start"]);
     assert_eq!(
         format(&start(DJENON, 6, 1)),
         "0,0,0,0,0,0/0,0,0,0,0,0/6,6/-"
@@ -419,10 +270,9 @@ fn djenon_start_with_one_seed_ends_at_once() {
 
 #[test]
 fn walak_w1() {
-    let s = "4,4,4,4,4,4,4/4,4,4,4,4,4,4/0,0/S";
-    check_move(WALAK, s, 1, "2,1,7,7,7,0,7/0,0,6,1,6,6,0/6,0/N");
+    check_examples(&["W1"]);
     let ends: Vec<Option<usize>> = [4, 9, 0, 6, 12, 4, 6].iter().map(|&i| Some(i)).collect();
-    assert_eq!(lap_ends(WALAK, &pos(s), 1), ends, "W1 7 laps");
+    assert_eq!(lap_ends(WALAK, &example_pos("W1"), 1), ends, "W1 7 laps");
 }
 
 #[test]
@@ -443,9 +293,9 @@ fn walak_openings_capture_6() {
 
 #[test]
 fn walak_w2_endless() {
-    let p = pos("0,1,0,1,0,1,2/1,0,1,0,1,0,1/0,0/S");
+    check_examples(&["W2"]);
+    let p = example_pos("W2");
     assert_eq!(candidates(WALAK, &p), vec![2, 4, 6, 7]);
-    assert_eq!(legal_moves(WALAK, &p), vec![2, 4, 6]);
     assert_eq!(
         endless_info(WALAK, &p, 7),
         Endless {
@@ -455,69 +305,26 @@ fn walak_w2_endless() {
     );
     assert_eq!(candidates(WALAK_SR, &p), vec![7]);
     assert_eq!(legal_moves(WALAK_SR, &p), Vec::<u8>::new());
-    assert_eq!(
-        format(&normalize(WALAK_SR, &p)),
-        "0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,9/-"
-    );
-    assert_eq!(format(&normalize(WALAK, &p)), format(&p));
 }
 
-pub(super) const W3: [(&str, u8); 14] = [
-    ("0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S", 6),
-    ("0,0,0,0,0,0,1/0,0,0,0,0,1,0/29,25/N", 6),
-    ("0,0,0,0,0,0,1/0,0,0,0,0,0,1/29,25/S", 7),
-    ("0,0,0,0,0,0,0/1,0,0,0,0,0,1/29,25/N", 7),
-    ("1,0,0,0,0,0,0/1,0,0,0,0,0,0/29,25/S", 1),
-    ("0,1,0,0,0,0,0/1,0,0,0,0,0,0/29,25/N", 1),
-    ("0,1,0,0,0,0,0/0,1,0,0,0,0,0/29,25/S", 2),
-    ("0,0,1,0,0,0,0/0,1,0,0,0,0,0/29,25/N", 2),
-    ("0,0,1,0,0,0,0/0,0,1,0,0,0,0/29,25/S", 3),
-    ("0,0,0,1,0,0,0/0,0,1,0,0,0,0/29,25/N", 3),
-    ("0,0,0,1,0,0,0/0,0,0,1,0,0,0/29,25/S", 4),
-    ("0,0,0,0,1,0,0/0,0,0,1,0,0,0/29,25/N", 4),
-    ("0,0,0,0,1,0,0/0,0,0,0,1,0,0/29,25/S", 5),
-    ("0,0,0,0,0,1,0/0,0,0,0,1,0,0/29,25/N", 5),
-];
-
+/// The 14-turn cycle, its exit, and the value of its first position (brute force).
 #[test]
 fn walak_w3_cycle() {
-    for g in [WALAK, WALAK_SR] {
-        for i in 0..W3.len() {
-            let (before, mv) = W3[i];
-            let after = W3[(i + 1) % W3.len()].0;
-            check_move(g, before, mv, after);
-        }
-        check_move(
-            g,
-            "0,0,0,0,0,0,0/1,0,0,0,0,0,1/29,25/N",
-            1,
-            "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-",
-        );
-        assert_eq!(value(g, &pos(W3[0].0)), 2, "{g:?}");
-    }
+    check_examples(&["W3", "W3-exit"]);
 }
 
 #[test]
 fn walak_wx1_wx2() {
-    check_move(
-        WALAK,
-        "0,0,0,0,0,1,0/0,3,0,0,0,0,0/25,27/S",
-        6,
-        "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,27/-",
-    );
-    let p = pos("1,2,0,0,0,0,1/4,0,0,0,0,0,0/0,0/S");
-    assert_eq!(legal_moves(WALAK, &p), vec![1, 2, 7]);
-    assert_eq!(legal_moves(WALAK_SR, &p), vec![2]);
+    check_examples(&["WX1", "WX2"]);
 }
 
 // ----- San-Yao -----
 
 #[test]
 fn sanyao_y1() {
-    let s = "5,5,5,5,5/5,5,5,5,5/0,0/S";
-    check_move(SANYAO, s, 1, "3,9,2,9,9/9,0,0,0,0/9,0/N");
+    check_examples(&["Y1"]);
     let ends: Vec<Option<usize>> = [5, 1, 8, 5, 7, 5].iter().map(|&i| Some(i)).collect();
-    assert_eq!(lap_ends(SANYAO, &pos(s), 1), ends, "Y1 6 laps");
+    assert_eq!(lap_ends(SANYAO, &example_pos("Y1"), 1), ends, "Y1 6 laps");
 }
 
 #[test]
@@ -536,9 +343,9 @@ fn sanyao_openings_capture_9() {
 
 #[test]
 fn sanyao_y2_endless() {
-    let p = pos("1,0,2,1,1/0,1,0,1,0/0,0/S");
+    check_examples(&["Y2"]);
+    let p = example_pos("Y2");
     assert_eq!(candidates(SANYAO, &p), vec![1, 3, 4, 5]);
-    assert_eq!(legal_moves(SANYAO, &p), vec![1, 3, 4]);
     assert_eq!(
         endless_info(SANYAO, &p, 5),
         Endless {
@@ -549,59 +356,27 @@ fn sanyao_y2_endless() {
     assert!(play(SANYAO, &p, 5).is_err());
 }
 
-pub(super) const Y3: [(&str, u8); 10] = [
-    ("0,0,0,0,0/1,0,0,0,1/19,29/N", 5),
-    ("1,0,0,0,0/1,0,0,0,0/19,29/S", 1),
-    ("0,1,0,0,0/1,0,0,0,0/19,29/N", 1),
-    ("0,1,0,0,0/0,1,0,0,0/19,29/S", 2),
-    ("0,0,1,0,0/0,1,0,0,0/19,29/N", 2),
-    ("0,0,1,0,0/0,0,1,0,0/19,29/S", 3),
-    ("0,0,0,1,0/0,0,1,0,0/19,29/N", 3),
-    ("0,0,0,1,0/0,0,0,1,0/19,29/S", 4),
-    ("0,0,0,0,1/0,0,0,1,0/19,29/N", 4),
-    ("0,0,0,0,1/0,0,0,0,1/19,29/S", 5),
-];
-
+/// The 10-turn cycle, its exit, and the value of its first position (brute force).
 #[test]
 fn sanyao_y3_cycle() {
-    for i in 0..Y3.len() {
-        let (before, mv) = Y3[i];
-        let after = Y3[(i + 1) % Y3.len()].0;
-        check_move(SANYAO, before, mv, after);
-    }
-    check_move(SANYAO, Y3[0].0, 1, "0,0,0,0,0/0,1,0,0,1/19,29/N");
-    check_move(
-        SANYAO,
-        "0,0,0,0,0/0,1,0,0,1/19,29/N",
-        2,
-        "0,0,0,0,0/0,0,0,0,0/19,31/-",
-    );
-    assert_eq!(value(SANYAO, &pos(Y3[0].0)), -12);
+    check_examples(&["Y3", "Y3-exit"]);
 }
 
 #[test]
 fn sanyao_yx1_yx2_yx3() {
-    check_move(
-        SANYAO,
-        "0,0,0,0,1/0,0,1,0,0/22,26/S",
-        5,
-        "0,0,0,0,0/0,0,0,0,0/23,27/-",
-    );
-    check_move(
-        SANYAO,
-        "0,0,0,0,0/2,0,0,0,0/24,24/N",
-        1,
-        "0,0,0,0,0/0,1,1,0,0/24,24/N",
-    );
-    check_norm(
-        SANYAO,
-        "0,0,0,0,0/0,0,1,0,0/24,25/S",
-        "0,0,0,0,0/0,0,0,0,0/24,26/-",
-    );
+    check_examples(&["YX1", "YX2", "YX3"]);
+}
+
+/// Every row of the data file is checked by one of the tests above.
+#[test]
+fn every_rules_example_is_checked_here() {
+    let here = include_str!("tests.rs");
+    for e in crate::util::rules_examples() {
+        assert!(here.contains(&format!("\"{}\"", e.id)), "{} is not checked", e.id);
+    }
 }
 
 // ----- play errors -----
-
 #[test]
 fn play_errors() {
     let k = pos("4,0,4,4,4,4/4,4,4,4,4,4/0,0/S");
