@@ -190,7 +190,9 @@ impl Pair for SanYao {
 /// The rows of a CSV data file: lines starting with `#` are comments, the first other line is
 /// the header. Fields hold no commas, so no quoting.
 fn csv_rows(text: &'static str) -> Vec<HashMap<&'static str, &'static str>> {
-    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.is_empty());
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty());
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
     lines
         .map(|l| {
@@ -238,6 +240,14 @@ pub(crate) fn kalah_start_values() -> Vec<StartValue> {
         .collect();
     assert!(!rows.is_empty());
     rows
+}
+
+/// The row of `kalah_start_values.csv` for Kalah(`holes`,`seeds`) under `rules`.
+pub(crate) fn kalah_start_value(holes: u8, seeds: u8, rules: Kalah) -> StartValue {
+    kalah_start_values()
+        .into_iter()
+        .find(|r| (r.holes, r.seeds, r.rules) == (holes, seeds, rules))
+        .unwrap_or_else(|| panic!("no value for Kalah({holes},{seeds}) {rules:?}"))
 }
 
 /// A game with options as the command line names it (`kalah --empty-capture`).
@@ -291,7 +301,11 @@ pub(crate) fn rules_examples() -> Vec<Example> {
         .map(|l| {
             let v: serde_json::Value =
                 serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
-            let text = |k: &str| v[k].as_str().unwrap_or_else(|| panic!("{l}: {k}")).to_string();
+            let text = |k: &str| {
+                v[k].as_str()
+                    .unwrap_or_else(|| panic!("{l}: {k}"))
+                    .to_string()
+            };
             let claim = if let Some(mv) = v["move"].as_u64() {
                 Claim::Play {
                     mv: mv as u8,
@@ -302,7 +316,11 @@ pub(crate) fn rules_examples() -> Vec<Example> {
             } else if let Some(l) = v["legal"].as_array() {
                 Claim::Legal(l.iter().map(|m| m.as_u64().unwrap() as u8).collect())
             } else {
-                Claim::Value(v["value"].as_i64().unwrap_or_else(|| panic!("{l}: no claim")) as i32)
+                Claim::Value(
+                    v["value"]
+                        .as_i64()
+                        .unwrap_or_else(|| panic!("{l}: no claim")) as i32,
+                )
             };
             let games = v["rules"]
                 .as_array()
@@ -328,7 +346,10 @@ pub(crate) fn rules_examples() -> Vec<Example> {
 pub(crate) fn examples_named(ids: &[&str]) -> Vec<Example> {
     let all = rules_examples();
     for id in ids {
-        assert!(all.iter().any(|e| e.id == *id), "no example {id} in the data");
+        assert!(
+            all.iter().any(|e| e.id == *id),
+            "no example {id} in the data"
+        );
     }
     all.into_iter()
         .filter(|e| ids.contains(&e.id.as_str()))

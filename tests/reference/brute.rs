@@ -227,7 +227,10 @@ mod tests {
     /// Every row of the §3.7 table except the two largest (about 7 s in release).
     #[test]
     fn kalah_start_values_table() {
-        assert_eq!(check_kalah_start_values(|h, s| !is_big_kalah_row(h, s)), 15 * 4);
+        assert_eq!(
+            check_kalah_start_values(|h, s| !is_big_kalah_row(h, s)),
+            15 * 4
+        );
     }
 
     /// Rows 4 x 3 and 6 x 1 of the §3.7 table: 1.5-2.5 minutes in release (machine-dependent).

@@ -4,7 +4,12 @@ use super::board::{check_state, Endless, Turn};
 use std::collections::HashMap;
 
 /// Djenon-aboure (§5.3–§5.4): origin first, landing-pit relay, backward capture walk.
-pub(super) fn sow_djenon(board: &[u32], stores: [u32; 2], mover: usize, pit: usize) -> Result<Turn, Endless> {
+pub(super) fn sow_djenon(
+    board: &[u32],
+    stores: [u32; 2],
+    mover: usize,
+    pit: usize,
+) -> Result<Turn, Endless> {
     let m = board.len();
     let mut b = board.to_vec();
     let mut st = stores;

@@ -52,8 +52,6 @@ pub(super) fn pos(s: &str) -> RefPos {
     parse(s).unwrap_or_else(|e| panic!("parse {s}: {e}"))
 }
 
-/// Checks `before` --mv--> `after` (both in notation).
-
 /// Checks the claims of the examples named `ids` (tests/data/rules_examples.jsonl) with the
 /// reference engine, under every game listed for each; the values with the brute force.
 fn check_examples(ids: &[&str]) {
@@ -372,7 +370,11 @@ fn sanyao_yx1_yx2_yx3() {
 fn every_rules_example_is_checked_here() {
     let here = include_str!("tests.rs");
     for e in crate::util::rules_examples() {
-        assert!(here.contains(&format!("\"{}\"", e.id)), "{} is not checked", e.id);
+        assert!(
+            here.contains(&format!("\"{}\"", e.id)),
+            "{} is not checked",
+            e.id
+        );
     }
 }
 
