@@ -4,51 +4,14 @@
 //! - the search (`solver::search`) against the reference's brute-force whole-graph solver on
 //!   every game at boards small enough.
 
-use crate::reference::{self as refe, RefGame};
-use mancala::board::Move;
-use mancala::notation::Setup;
-use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::Position;
+use crate::reference as refe;
+use crate::util::{
+    cfg, example_value, legal, pos, rules_examples, solve_value, xorshift, Claim, Move, Pair,
+    Position, Setup,
+};
+use mancala::rules::{Dakon, DjenonAboure, Kalah, SanYao, WalakPussa};
 use proptest::prelude::*;
-use solver::search::{analyze, solve, SearchConfig};
-
-/// Both engines, for one game with options.
-trait Pair: Rules {
-    fn reference(&self) -> RefGame;
-}
-impl Pair for Kalah {
-    fn reference(&self) -> RefGame {
-        RefGame::Kalah {
-            empty_capture: self.empty_capture,
-            end_when_mover_empty: self.end_when_mover_empty,
-        }
-    }
-}
-impl Pair for Dakon {
-    fn reference(&self) -> RefGame {
-        RefGame::Dakon {
-            nembak_takes_landing_seed: self.nembak_takes_landing_seed,
-            no_mikul: self.no_mikul,
-        }
-    }
-}
-impl Pair for DjenonAboure {
-    fn reference(&self) -> RefGame {
-        RefGame::DjenonAboure
-    }
-}
-impl Pair for WalakPussa {
-    fn reference(&self) -> RefGame {
-        RefGame::WalakPussa {
-            singleton_restriction: self.singleton_restriction,
-        }
-    }
-}
-impl Pair for SanYao {
-    fn reference(&self) -> RefGame {
-        RefGame::SanYao
-    }
-}
+use solver::search::analyze;
 
 /// Plays a random game with both engines side by side, comparing the normalised position, the
 /// legal moves and every move's result at every step.
@@ -58,7 +21,7 @@ fn compare_playout<R: Pair>(rules: R, holes: u8, seeds: u8, mut rng: u64, max_mo
     let mut q = refe::start(g, holes as usize, seeds as u32);
     for _ in 0..max_moves {
         assert_eq!(p.to_string(), refe::format(&q));
-        let mine: Vec<u8> = p.legal_moves().as_slice().iter().map(|m| m.0).collect();
+        let mine = legal(&p);
         assert_eq!(mine, refe::legal_moves(g, &q), "legal moves of {p}");
         for m in 1..=holes {
             let a = p.try_play(Move(m)).map(|x| x.to_string()).ok();
@@ -68,10 +31,7 @@ fn compare_playout<R: Pair>(rules: R, holes: u8, seeds: u8, mut rng: u64, max_mo
         if mine.is_empty() {
             break;
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let m = mine[(rng % mine.len() as u64) as usize];
+        let m = mine[(xorshift(&mut rng) % mine.len() as u64) as usize];
         p = p.try_play(Move(m)).unwrap();
         q = refe::play(g, &q, m).unwrap();
     }
@@ -128,24 +88,14 @@ proptest! {
     }
 }
 
-fn cfg(threads: usize) -> SearchConfig {
-    SearchConfig {
-        threads,
-        tt_bytes: 4 << 20,
-        ..SearchConfig::default()
-    }
-}
-
 /// The search's value of `text` (and of each of its moves) equals the brute force's.
 fn compare_values<R: Pair>(rules: R, text: &str) {
-    let setup: Setup = text.parse().unwrap();
-    let p = Position::from_setup(rules, &setup).unwrap();
+    let p = pos(rules, text);
     let q = refe::parse(text).unwrap();
     let g = rules.reference();
     let want = refe::value(g, &q);
     for threads in [1, 2] {
-        let r = solve(&p, &cfg(threads), None).unwrap();
-        assert_eq!(p.final_value(r.value), want, "{text} ({threads} threads)");
+        assert_eq!(solve_value(&p, threads), want, "{text} ({threads} threads)");
     }
     let moves = analyze(&p, &cfg(1), None).unwrap();
     for (m, v) in moves {
@@ -217,24 +167,31 @@ fn search_agrees_with_brute_force_walak_pussa() {
             &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)],
         );
     }
-    // The W3 cycle: its first position is worth +2.
-    compare_values(WalakPussa::default(), "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S");
+    // The W3 cycle's first position.
+    compare_values(WalakPussa::default(), &example_value("W3").0);
 }
 
 #[test]
 fn search_agrees_with_brute_force_san_yao() {
     compare_small_starts(SanYao, &[(2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]);
-    // The Y3 cycle: its first position is worth -12.
-    compare_values(SanYao, "0,0,0,0,0/1,0,0,0,1/19,29/N");
+    // The Y3 cycle's first position.
+    compare_values(SanYao, &example_value("Y3").0);
 }
 
-/// Hand-checked values from RULES.md: the W3 and Y3 cycle positions.
+/// Hand-checked values from RULES.md (the W3 and Y3 cycle positions): every value row of
+/// tests/data/rules_examples.jsonl, by the search, under each rule set it lists.
 #[test]
 fn cycle_positions_have_their_documented_values() {
-    let w3: Setup = "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S".parse().unwrap();
-    let p = Position::from_setup(WalakPussa::default(), &w3).unwrap();
-    assert_eq!(p.final_value(solve(&p, &cfg(2), None).unwrap().value), 2);
-    let y3: Setup = "0,0,0,0,0/1,0,0,0,1/19,29/N".parse().unwrap();
-    let p = Position::from_setup(SanYao, &y3).unwrap();
-    assert_eq!(p.final_value(solve(&p, &cfg(2), None).unwrap().value), -12);
+    let mut checked = Vec::new();
+    for e in rules_examples() {
+        let Claim::Value(want) = e.claim else {
+            continue;
+        };
+        for &(v, _) in &e.games {
+            let got = mancala::with_rules!(v, r => solve_value(&pos(r, &e.position), 2));
+            assert_eq!(got, want, "{} under {}", e.id, v.describe());
+        }
+        checked.push(e.id);
+    }
+    assert_eq!(checked, ["W3", "Y3"]);
 }

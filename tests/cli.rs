@@ -1,44 +1,7 @@
 //! The command line, run as a user runs it.
 
-use std::process::{Command, Output};
-
-pub(crate) fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
-}
-
-/// Runs and expects success; returns stdout.
-pub(crate) fn ok(args: &[&str]) -> String {
-    let o = mancala(args);
-    assert!(
-        o.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// Runs and expects a clean failure (non-zero exit, message on stderr, nothing on stdout, no
-/// panic); returns stderr.
-pub(crate) fn fails(args: &[&str]) -> String {
-    let o = mancala(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(!o.status.success(), "{args:?} should fail");
-    assert!(
-        o.stdout.is_empty(),
-        "{args:?} printed to stdout: {}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    assert!(!err.trim().is_empty(), "{args:?}: no message");
-    err
-}
-
-pub(crate) fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("one JSON object")
-}
+use crate::util::{example_value, fails, json, kalah_start_value, ok};
+use mancala::rules::Kalah;
 
 #[test]
 fn show_draws_the_start() {
@@ -257,9 +220,10 @@ fn bad_sizes_flags_and_games_are_rejected() {
 
 #[test]
 fn solve_json_reports_value_best_and_search_figures() {
+    let known = kalah_start_value(4, 3, Kalah::default());
     let v = json(&["solve", "kalah", "--holes", "4", "--seeds", "3", "--json"]);
-    assert_eq!(v["value"], 6);
-    assert_eq!(v["best"], serde_json::json!([2]));
+    assert_eq!(v["value"], known.value);
+    assert_eq!(v["best"], serde_json::json!(known.best));
     assert!(v["nodes"].as_u64().unwrap() > 0);
     assert!(v["seconds"].as_f64().unwrap() >= 0.0);
     // The principal variation replays with `play` to a finished game worth the value.
@@ -282,7 +246,10 @@ fn solve_json_reports_value_best_and_search_figures() {
     ]);
     assert!(end["to_move"].is_null(), "{end}");
     let score = end["score"].as_array().unwrap();
-    assert_eq!(score[0].as_i64().unwrap() - score[1].as_i64().unwrap(), 6);
+    assert_eq!(
+        score[0].as_i64().unwrap() - score[1].as_i64().unwrap(),
+        known.value as i64
+    );
     // Text output names the value and the best move.
     let out = ok(&[
         "solve",
@@ -294,7 +261,11 @@ fn solve_json_reports_value_best_and_search_figures() {
         "--threads",
         "1",
     ]);
-    assert!(out.contains("+6") && out.contains("best:     2"), "{out}");
+    let (value, best) = (
+        format!("{:+}", known.value),
+        format!("best:     {}", known.best[0]),
+    );
+    assert!(out.contains(&value) && out.contains(&best), "{out}");
 }
 
 #[test]
@@ -308,14 +279,10 @@ fn solve_values_are_final_scores_from_any_position() {
         "--json",
     ]);
     assert_eq!(v["value"], -6);
-    let v = json(&[
-        "solve",
-        "san-yao",
-        "--position",
-        "0,0,0,0,0/1,0,0,0,1/19,29/N",
-        "--json",
-    ]);
-    assert_eq!(v["value"], -12);
+    // Y3 of RULES.md, North to move.
+    let (y3, want) = example_value("Y3");
+    let v = json(&["solve", "san-yao", "--position", &y3, "--json"]);
+    assert_eq!(v["value"], want);
     let v = json(&[
         "solve",
         "kalah",
@@ -333,7 +300,8 @@ fn analyze_json_gives_every_move_its_value() {
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 4);
     let values: Vec<i64> = moves.iter().map(|m| m["value"].as_i64().unwrap()).collect();
-    assert_eq!(values.iter().max(), Some(&6));
+    let known = kalah_start_value(4, 3, Kalah::default()).value as i64;
+    assert_eq!(values.iter().max(), Some(&known));
     // Each move's value equals solving the position after it.
     for m in moves {
         let k = m["move"].to_string();

@@ -1,9 +1,7 @@
 //! Invariants over random games of every game and several board sizes (proptest).
 
-use mancala::board::Side;
-use mancala::notation::Setup;
+use crate::util::{legal, xorshift, Move, Position, Setup, Side};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::Position;
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -24,10 +22,7 @@ fn playout<R: Rules>(
             assert!(p.is_over(), "{p}: no legal move but the game is not over");
             break;
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let m = moves.as_slice()[(rng % moves.len() as u64) as usize];
+        let m = moves.as_slice()[(xorshift(&mut rng) % moves.len() as u64) as usize];
         p = p
             .try_play(m)
             .unwrap_or_else(|e| panic!("{p}: listed move {m} is illegal: {e}"));
@@ -56,12 +51,12 @@ fn check_invariants<R: Rules>(rules: R, game: &[Position<R>]) {
         assert_eq!(back, *p, "{text}");
         assert_eq!(back.to_string(), text);
         // Legal moves agree with try_play and for_each_child.
-        let legal: Vec<u8> = p.legal_moves().as_slice().iter().map(|m| m.0).collect();
+        let legal = legal(p);
         let mut children = Vec::new();
         p.for_each_child(|m, q| children.push((m.0, q)));
         assert_eq!(children.iter().map(|c| c.0).collect::<Vec<_>>(), legal);
         for (m, q) in children {
-            assert_eq!(p.try_play(mancala::board::Move(m)).unwrap(), q);
+            assert_eq!(p.try_play(Move(m)).unwrap(), q);
         }
     }
 }

@@ -1,95 +1,38 @@
 //! Exact values from the search against published values: RULES.md §3.7 and REFERENCE.md.
 
-use mancala::rules::{Kalah, Rules};
-use mancala::Position;
-use solver::search::{solve, SearchConfig};
+use crate::util::{kalah, kalah_start_values, solve_start};
 
-/// The value of the standard start (final South minus North) and the best first moves.
-pub fn solve_start<R: Rules>(rules: R, holes: u8, seeds: u8, threads: usize) -> (i32, Vec<u8>) {
-    let p = Position::start(rules, holes, seeds).unwrap();
-    let cfg = SearchConfig {
-        threads,
-        tt_bytes: 16 << 20,
-        ..SearchConfig::default()
-    };
-    let r = solve(&p, &cfg, None).unwrap();
-    (p.final_value(r.value), r.best.iter().map(|m| m.0).collect())
-}
-
-fn kalah(empty_capture: bool, end_when_mover_empty: bool) -> Kalah {
-    Kalah {
-        empty_capture,
-        end_when_mover_empty,
-    }
-}
-
-/// RULES.md §3.7: holes × seeds, then standard, end-when-mover-empty, empty-capture, both.
-const RULES_TABLE: [(u8, u8, [i32; 4]); 17] = [
-    (1, 1, [0, 0, 0, 0]),
-    (1, 2, [-2, -2, -2, -2]),
-    (1, 3, [6, 6, 6, 6]),
-    (1, 4, [-2, -2, -2, -2]),
-    (2, 1, [2, 2, 2, 2]),
-    (2, 2, [-2, -2, -2, 0]),
-    (2, 3, [-2, -2, -2, -2]),
-    (2, 4, [-10, -12, -12, -10]),
-    (3, 1, [0, 0, 0, 0]),
-    (3, 2, [4, 4, 4, 4]),
-    (3, 3, [2, 2, 2, 4]),
-    (3, 4, [2, 2, 2, 0]),
-    (4, 1, [2, 2, 2, 2]),
-    (4, 2, [6, 6, 6, 6]),
-    (4, 3, [6, 6, 8, 8]),
-    (5, 1, [0, 0, 0, 0]),
-    (6, 1, [2, 2, 2, 2]),
-];
-
+/// RULES.md §3.7: every board size under the four rule combinations.
 #[test]
 fn kalah_small_boards_match_rules_md() {
-    for (holes, seeds, values) in RULES_TABLE {
-        let columns = [
-            kalah(false, false),
-            kalah(false, true),
-            kalah(true, false),
-            kalah(true, true),
-        ];
-        for (rules, want) in columns.into_iter().zip(values) {
-            let (got, _) = solve_start(rules, holes, seeds, 1);
-            assert_eq!(got, want, "Kalah({holes},{seeds}) {:?}", rules);
-        }
+    let rows: Vec<_> = kalah_start_values()
+        .into_iter()
+        .filter(|r| r.source.contains("RULES.md"))
+        .collect();
+    assert_eq!(rows.len(), 17 * 4, "the whole §3.7 table");
+    for r in rows {
+        let (got, _) = solve_start(r.rules, r.holes, r.seeds, 1);
+        assert_eq!(got, r.value, "Kalah({},{}) {:?}", r.holes, r.seeds, r.rules);
     }
 }
 
-/// REFERENCE.md, "agreed by independent public solvers" (default end rule), with best moves.
+/// REFERENCE.md, "agreed by independent public solvers" and Irving et al. 2000 (default end
+/// rule), with the best first moves where published.
 #[test]
 fn kalah_reference_values_and_best_moves() {
-    // (holes, seeds, empty_capture, value, best first moves or empty when not published)
-    let rows: [(u8, u8, bool, i32, &[u8]); 17] = [
-        (2, 2, false, -2, &[]),
-        (4, 2, false, 6, &[]),
-        (4, 3, false, 6, &[2]),
-        (4, 3, true, 8, &[2]),
-        (4, 4, false, 2, &[1]),
-        (4, 4, true, 2, &[1, 3]),
-        (5, 2, false, 2, &[]),
-        (5, 3, false, 6, &[3]),
-        (5, 3, true, 8, &[3]),
-        (5, 4, false, 10, &[2]),
-        (5, 4, true, 12, &[2]),
-        (6, 2, false, 6, &[]),
-        (6, 2, true, 10, &[]),
-        (6, 3, false, 2, &[5]),
-        (6, 3, true, 2, &[5]),
-        // Irving et al. 2000, empty-capture: (6,1) = +2, (6,2) = +10, (6,3) = +2.
-        (6, 1, true, 2, &[]),
-        (6, 2, true, 10, &[]),
-    ];
-    for (holes, seeds, ec, want, best) in rows {
-        let (got, moves) = solve_start(kalah(ec, false), holes, seeds, 2);
-        assert_eq!(got, want, "Kalah({holes},{seeds}) empty_capture={ec}");
-        if !best.is_empty() {
+    let rows: Vec<_> = kalah_start_values()
+        .into_iter()
+        .filter(|r| r.source.contains("REFERENCE.md"))
+        .collect();
+    assert_eq!(rows.len(), 16);
+    for r in rows {
+        let (holes, seeds, ec) = (r.holes, r.seeds, r.rules.empty_capture);
+        assert!(!r.rules.end_when_mover_empty);
+        let (got, moves) = solve_start(r.rules, holes, seeds, 2);
+        assert_eq!(got, r.value, "Kalah({holes},{seeds}) empty_capture={ec}");
+        if !r.best.is_empty() {
             assert_eq!(
-                moves, best,
+                moves, r.best,
                 "best moves of Kalah({holes},{seeds}) empty_capture={ec}"
             );
         }

@@ -1,30 +1,13 @@
 //! Endgame tables: tables against the search on every position of small boards of every game,
 //! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
 
-use crate::cli::{mancala, ok};
+use crate::util::{cfg, fails, json, mancala, ok, temp_dir, Position, Setup, Side};
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::Position;
-use solver::search::{solve, SearchConfig};
+use solver::search::solve;
 use solver::Indexer;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tables::{BuildOptions, Check, Tablebase};
-
-/// A fresh empty directory under the system's temp dir.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mancala-tables-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn cfg() -> SearchConfig {
-    SearchConfig {
-        threads: 1,
-        tt_bytes: 4 << 20,
-        ..SearchConfig::default()
-    }
-}
 
 /// Builds layers `0..=k` of `rules` on `holes` holes and checks every position of every layer
 /// against the search without tables; then checks the search *with* the tables as its oracle on
@@ -50,15 +33,15 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
             let Some(p) = ix.position(layer, i) else {
                 continue;
             };
-            let want = solve(&p, &cfg(), None).unwrap().value;
+            let want = solve(&p, &cfg(1), None).unwrap().value;
             assert_eq!(tb.probe_value(&p), Some(want), "{} {p}", R::KIND.name());
             // The same board with North to move (rotated) reads the same slot.
             let s = p.setup();
-            let rotated = mancala::notation::Setup {
+            let rotated = Setup {
                 south: s.north.clone(),
                 north: s.south.clone(),
                 stores: [0, 0],
-                to_move: Some(mancala::board::Side::North),
+                to_move: Some(Side::North),
             };
             let q = Position::from_setup(rules, &rotated).unwrap();
             assert_eq!(ix.index(&q), i);
@@ -75,8 +58,8 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
         let Some(p) = ix.position(k + 1, i) else {
             continue;
         };
-        let with = solve(&p, &cfg(), Some(&tb)).unwrap();
-        let without = solve(&p, &cfg(), None).unwrap();
+        let with = solve(&p, &cfg(1), Some(&tb)).unwrap();
+        let without = solve(&p, &cfg(1), None).unwrap();
         assert_eq!(
             (with.value, &with.best),
             (without.value, &without.best),
@@ -146,19 +129,6 @@ fn san_yao_tables_equal_the_search() {
 
 // ---------------------------------------------------------------------------------------------
 // The command line
-
-/// A clean failure: non-zero exit, a message on stderr, no panic. Returns stderr.
-fn fails(args: &[&str]) -> String {
-    let o = mancala(args);
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert!(!o.status.success(), "{args:?} should fail");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    err
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&ok(args)).expect("one JSON object")
-}
 
 fn build_kalah(dir: &Path, k: u32) {
     let out = ok(&[

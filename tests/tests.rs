@@ -7,4 +7,5 @@ mod props;
 mod reference;
 mod solve;
 mod tables;
+mod util;
 mod verify;
