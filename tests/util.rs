@@ -7,7 +7,7 @@
 
 use crate::reference::RefGame;
 use mancala::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, WalakPussa};
-use mancala::variant::{RuleFlags, Variant};
+use mancala::variant::Variant;
 use solver::search::{solve, SearchConfig};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -254,18 +254,13 @@ pub(crate) fn kalah_start_value(holes: u8, seeds: u8, rules: Kalah) -> StartValu
 pub(crate) fn variant(spec: &str) -> Variant {
     let mut words = spec.split_whitespace();
     let kind: GameKind = words.next().expect("a game").parse().unwrap();
-    let mut f = RuleFlags::default();
-    for w in words {
-        *match w {
-            "--empty-capture" => &mut f.empty_capture,
-            "--end-when-mover-empty" => &mut f.end_when_mover_empty,
-            "--nembak-takes-landing-seed" => &mut f.nembak_takes_landing_seed,
-            "--no-mikul" => &mut f.no_mikul,
-            "--singleton-restriction" => &mut f.singleton_restriction,
-            _ => panic!("unknown option {w} in {spec:?}"),
-        } = true;
-    }
-    Variant::new(kind, f).unwrap()
+    let options: Vec<&str> = words
+        .map(|w| {
+            w.strip_prefix("--")
+                .unwrap_or_else(|| panic!("not an option: {w} in {spec:?}"))
+        })
+        .collect();
+    Variant::new(kind, &options).unwrap_or_else(|e| panic!("{spec:?}: {e}"))
 }
 
 /// What a worked example states about its position.
