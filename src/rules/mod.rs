@@ -208,11 +208,17 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// and print them, and table identities list them.
     const OPTIONS: &'static [RuleOption];
 
-    /// Whether option `OPTIONS[i]` is on.
-    fn option(&self, i: usize) -> bool;
+    /// Whether option `OPTIONS[i]` is on. A game without options keeps the default.
+    fn option(&self, i: usize) -> bool {
+        let _ = i;
+        false
+    }
 
-    /// Switches option `OPTIONS[i]` on or off.
-    fn set_option(&mut self, i: usize, on: bool);
+    /// Switches option `OPTIONS[i]` on or off. A game without options keeps the default (there
+    /// is no `i` to call it with).
+    fn set_option(&mut self, i: usize, on: bool) {
+        let _ = (i, on);
+    }
 
     /// The options that are switched on, by name, in [`Rules::OPTIONS`] order.
     fn option_names(&self) -> Vec<&'static str> {

@@ -37,13 +37,4 @@ impl Rules for SanYao {
     }
 
     const OPTIONS: &'static [RuleOption] = &[];
-
-    fn option(&self, i: usize) -> bool {
-        let _ = i;
-        false
-    }
-
-    fn set_option(&mut self, i: usize, on: bool) {
-        let _ = (i, on);
-    }
 }

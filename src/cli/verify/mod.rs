@@ -165,37 +165,29 @@ fn solve_limited<R: Rules>(
         p.board().holes,
         p.board().pit_slice().first().copied().unwrap_or(0),
     );
+    let unknown = Solved {
+        holes,
+        seeds,
+        value: None,
+        best: Vec::new(),
+        nodes,
+        seconds,
+    };
     match result {
         Ok(r) => Ok(Solved {
-            holes,
-            seeds,
             value: Some(p.final_value(r.value)),
             best: r.best.iter().map(|m| m.0).collect(),
             nodes: r.nodes,
-            seconds,
+            ..unknown
         }),
-        Err(SearchError::Interrupted) => Ok(Solved {
-            holes,
-            seeds,
-            value: None,
-            best: Vec::new(),
-            nodes,
-            seconds,
-        }),
+        Err(SearchError::Interrupted) => Ok(unknown),
         // A board too large for the transposition table's exact keys: no value, said why.
         Err(e) => {
             eprintln!(
                 "warning: {} {holes}x{seeds}: cannot be solved here ({e}); reported as unknown",
                 R::KIND.name()
             );
-            Ok(Solved {
-                holes,
-                seeds,
-                value: None,
-                best: Vec::new(),
-                nodes,
-                seconds,
-            })
+            Ok(unknown)
         }
     }
 }
