@@ -191,7 +191,7 @@ impl<R: Rules> Game for Position<R> {
     type Move = Move;
     const CAN_CYCLE: bool = R::CAN_CYCLE;
 
-    /// Kalah on up to 7 holes takes [`KalahWord`] (see [`Position::word_children`]); the
+    /// Kalah on up to 7 holes takes [`KalahWord`] (see `Position::word_children`); the
     /// other games take the general position code.
     #[inline]
     fn children(&self, out: &mut Children<Self>) {

@@ -1,6 +1,6 @@
 //! A game with its options, chosen at run time: the command line's view of the rules.
 //!
-//! Everything below the CLI is generic over [`Rules`]; [`with_rules!`] turns a [`Variant`] into
+//! Everything below the CLI is generic over [`Rules`]; [`with_rules!`](crate::with_rules) turns a [`Variant`] into
 //! a call of such a generic function with the concrete rules. A variant is written as the game's
 //! name with its options switched on, each after a `+`, in the game's [`Rules::OPTIONS`] order
 //! (`kalah`, `kalah+empty-capture`, `dakon+no-mikul`): [`Variant`]'s `FromStr` and `Display`.

@@ -4,9 +4,9 @@
 //! sows and captures, and how the game ends or passes when the side to move cannot move. What the
 //! games share is written once here:
 //!
-//! - [`lap_with_store`]: one lap round the pits *and the mover's own store* (Kalah, Dakon);
-//! - [`lap_ring`]: one lap round the `2n` pits only (Djenon-aboure, Walak-pussa, San-Yao);
-//! - [`relay`]: a chain of laps with exact endless-sowing detection (Brent's cycle finding, no
+//! - `lap_with_store`: one lap round the pits *and the mover's own store* (Kalah, Dakon);
+//! - `lap_ring`: one lap round the `2n` pits only (Djenon-aboure, Walak-pussa, San-Yao);
+//! - `relay`: a chain of laps with exact endless-sowing detection (Brent's cycle finding, no
 //!   cap on laps, RULES.md §2.9);
 //! - the end-of-game settlements (each side takes its own row; one side takes everything).
 

@@ -6,11 +6,11 @@
 //! layer's positions), and the caller names the table (game, options, board size) with a
 //! [`TableId`] that every file's header records and every reader checks.
 //!
-//! - [`format`], the file format (magic, version, bincode 2 header, CRC-32s, 4-bit / 8-bit /
+//! - [`mod@format`], the file format (magic, version, bincode 2 header, CRC-32s, 4-bit / 8-bit /
 //!   16-bit entries) and atomic writes.
 //! - [`checksum`], CRC-32.
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
-//! - [`build`], layers in dependency order, in parallel, resumable.
+//! - [`mod@build`], layers in dependency order, in parallel, resumable.
 //! - [`probe`], the [`Tablebase`], which is also the search's [`solver::search::Oracle`].
 //! - [`verify`], every entry re-derived from its children.
 //! - [`error`], [`TableError`].

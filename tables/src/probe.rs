@@ -210,7 +210,7 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     }
 
     /// Every position of a held layer is answered (finished games too, without a lookup: their
-    /// slot's part is [`FINISHED`]).
+    /// slot's part is `FINISHED`).
     #[inline]
     fn prefetch(&self, pos: &I::G) -> Option<OracleSlot> {
         let layer = pos.layer();

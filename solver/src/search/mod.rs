@@ -42,7 +42,7 @@
 //!
 //! # Cycles
 //!
-//! When [`Game::CAN_CYCLE`] is true, a position that repeats one on the current search path is
+//! When [`Game::CAN_CYCLE`](crate::Game::CAN_CYCLE) is true, a position that repeats one on the current search path is
 //! scored 0 (an infinite play wins nothing), and every result carries the smallest ply of a path
 //! position it was cut against. Why this is exact:
 //!

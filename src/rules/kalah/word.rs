@@ -17,7 +17,7 @@ use super::Kalah;
 ///
 /// So a sowing of `s` seeds from lane `j` is `s / (2n+1)` seeds in every lane of the circuit plus
 /// one in each of the `s % (2n+1)` lanes after `j`, cyclically: one add of a multiple of the
-/// circuit's ones and one of a precomputed mask ([`MASKS`]), with no loop over seeds. The store lane
+/// circuit's ones and one of a precomputed mask (`MASKS`), with no loop over seeds. The store lane
 /// then holds what the sowing banked. At most 7 holes (15 lanes) and 255 seeds (no lane
 /// overflows; the board never holds more, see [`crate::board::MAX_BOARD_SEEDS`]).
 #[derive(Clone, Copy, Debug)]
