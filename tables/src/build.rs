@@ -9,7 +9,7 @@ use solver::{solve_layer, Game, Indexer, Lower};
 
 use crate::error::TableError;
 use crate::format::{encode_parts, write_atomic, Encoding, TableId};
-use crate::table::Table;
+use crate::table::{Expected, Table};
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -126,8 +126,8 @@ pub fn build<I: Indexer>(
         let path = dir.join(id.file_name(layer));
         let mut rebuilt_because = None;
         if path.exists() {
-            let existing = Table::read(&path).and_then(|t| {
-                t.expect(id, layer, entries)?;
+            let expected = Expected { id, layer, entries };
+            let existing = Table::read_expecting(&path, expected).and_then(|t| {
                 t.check_payload()?;
                 Ok(t)
             });

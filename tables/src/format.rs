@@ -338,7 +338,7 @@ pub fn encode_parts(id: &TableId, layer: u32, values: &[i16]) -> (Vec<u8>, Vec<u
 }
 
 /// The bytes of a file before its payload, for `header`.
-fn encode_head(header: &Header) -> Vec<u8> {
+pub(crate) fn encode_head(header: &Header) -> Vec<u8> {
     let h = bincode::encode_to_vec(header, config()).expect("a header always encodes");
     let mut out = Vec::with_capacity(PREFIX + h.len() + 4);
     out.extend_from_slice(&MAGIC);
@@ -367,8 +367,17 @@ pub(crate) fn parse_parts(
     head: &[u8],
     tail: &[u8],
 ) -> Result<(Header, usize), TableError> {
-    let bytes = head;
-    let file_len = (head.len() + tail.len()) as u64;
+    parse_head(path, head, (head.len() + tail.len()) as u64)
+}
+
+/// As [`parse`], for a file of `file_len` bytes of which `bytes` is the beginning (at least up
+/// to the payload, or the whole file when it is shorter): the header is checked against the
+/// file's real length before anything is read or allocated for the payload.
+pub(crate) fn parse_head(
+    path: &Path,
+    bytes: &[u8],
+    file_len: u64,
+) -> Result<(Header, usize), TableError> {
     let p = || path.to_path_buf();
     let truncated = |expected: u64| TableError::Truncated {
         path: p(),

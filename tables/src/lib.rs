@@ -12,6 +12,7 @@
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
 //! - [`build`], layers in dependency order, in parallel, resumable.
 //! - [`probe`], the [`Tablebase`], which is also the search's [`solver::search::Oracle`].
+//! - [`validate`], the structural checks of a payload when a table is opened.
 //! - [`verify`], every entry re-derived from its children.
 //! - [`error`], [`TableError`].
 //!
@@ -33,6 +34,7 @@ pub mod error;
 pub mod format;
 pub mod probe;
 pub mod table;
+pub mod validate;
 pub mod verify;
 
 #[cfg(test)]
@@ -42,7 +44,7 @@ pub use build::{build, memory_estimate, BuildOptions, LayerReport, MemoryEstimat
 pub use error::TableError;
 pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};
-pub use table::Table;
+pub use table::{Expected, Table};
 pub use verify::{verify_layer, LayerVerdict, WrongEntry};
 
 use std::path::{Path, PathBuf};
