@@ -115,6 +115,8 @@ pub fn build<I: Indexer>(
         .thread_name(|i| format!("tables-{i}"))
         .build()
         .map_err(|e| TableError::Threads(e.to_string()))?;
+    // Writers killed before their rename (kill -9, a power cut) leave temporary files behind.
+    crate::format::remove_stale_temporaries(dir);
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
     let mut plain: Vec<Option<Vec<i8>>> = Vec::with_capacity(max_layer as usize + 1);
     for layer in 0..=max_layer {

@@ -49,7 +49,9 @@ pub use verify::{verify_layer, LayerVerdict, WrongEntry};
 
 use std::path::{Path, PathBuf};
 
-/// Every table file (`*.mtb`) in `dir`, sorted by name.
+/// Every table file (`*.mtb`) in `dir`, sorted by name: every entry of that name but
+/// directories, so that a FIFO, a device or a dangling link named like a table is reported by the
+/// reader (which refuses it) rather than silently skipped.
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
@@ -57,7 +59,7 @@ pub fn table_files(dir: &Path) -> Result<Vec<PathBuf>, TableError> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| TableError::io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == format::EXTENSION) && p.is_file())
+        .filter(|p| p.extension().is_some_and(|x| x == format::EXTENSION) && !p.is_dir())
         .collect();
     paths.sort();
     Ok(paths)
