@@ -337,8 +337,9 @@ pub fn encode_parts(id: &TableId, layer: u32, values: &[i16]) -> (Vec<u8>, Vec<u
     (encode_head(&header), payload)
 }
 
-/// The bytes of a file before its payload, for `header`.
-pub(crate) fn encode_head(header: &Header) -> Vec<u8> {
+/// The bytes of a file before its payload, for `header`: magic, version, header length, the
+/// encoded header and its CRC-32 (the tests use it to craft files whose checksums are valid).
+pub fn encode_head(header: &Header) -> Vec<u8> {
     let h = bincode::encode_to_vec(header, config()).expect("a header always encodes");
     let mut out = Vec::with_capacity(PREFIX + h.len() + 4);
     out.extend_from_slice(&MAGIC);
