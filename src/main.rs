@@ -18,6 +18,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {e:#}");
+            if e.downcast_ref::<cli::engine::Interrupted>().is_some() {
+                return ExitCode::from(cli::engine::INTERRUPTED_EXIT);
+            }
             ExitCode::FAILURE
         }
     }

@@ -84,23 +84,93 @@ pub fn tt_bytes<G: solver::Game>(root: &G, bytes: u64) -> usize {
     usize::try_from((bytes as u128).min(useful)).unwrap_or(usize::MAX)
 }
 
-/// A flag raised by Ctrl-C (the handler is installed once per process), so a long job ends with
-/// a message instead of a kill.
+/// The exit status of a command stopped by SIGINT, SIGTERM or SIGHUP: 130, the shell's 128 + 2
+/// for SIGINT, whichever of them it was (README "Exit status").
+pub const INTERRUPTED_EXIT: u8 = 130;
+
+/// The error of a command stopped by a signal; `main` exits with [`INTERRUPTED_EXIT`] for it.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted: {}", self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// A flag raised by Ctrl-C, SIGTERM or SIGHUP (the handler is installed once per process), so a
+/// long job ends with a message instead of a kill. A second signal ends the process at once (with
+/// a message, [`INTERRUPTED_EXIT`], and no table file half-written) when the job does not stop.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let f = flag.clone();
-        // If a handler cannot be installed, Ctrl-C simply kills the process as usual.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
+        // If a handler cannot be installed, a signal simply kills the process as usual.
+        let _ = ctrlc::set_handler(move || {
+            if f.swap(true, Ordering::Relaxed) {
+                exit_interrupted("stopped by a second signal");
+            }
+        });
         flag
     })
     .clone()
 }
 
+/// Removes the temporary files of table writes in progress, says why on stderr, and exits with
+/// [`INTERRUPTED_EXIT`].
+fn exit_interrupted(what: &str) -> ! {
+    tables::format::abandon_writes();
+    eprintln!("error: {}", Interrupted(what.to_string()));
+    std::process::exit(INTERRUPTED_EXIT.into())
+}
+
 /// Whether Ctrl-C has been pressed.
 pub fn interrupted() -> bool {
     interrupt_flag().load(Ordering::Relaxed)
+}
+
+/// Runs `work`, which does not look at the interrupt flag (a table build's layer, a sowing of
+/// billions of laps), so that a signal still stops it: a watcher thread exits the process with a
+/// message saying `what` was stopped (after removing any half-written table file). With
+/// `progress`, the watcher also shows on stderr, after a second, that the work is still going.
+pub fn interruptible<T>(what: &str, progress: bool, work: impl FnOnce() -> T) -> T {
+    let interrupt = interrupt_flag();
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            loop {
+                if interrupt.load(Ordering::Relaxed) {
+                    if let Some(b) = &bar {
+                        b.finish_and_clear();
+                    }
+                    exit_interrupted(&format!("{what} was stopped before it finished"));
+                }
+                if progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+                    let b = indicatif::ProgressBar::new_spinner();
+                    b.set_message(format!("{what}… (Ctrl-C stops it)"));
+                    b.enable_steady_tick(Duration::from_millis(200));
+                    bar = Some(b);
+                }
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    _ => {
+                        if let Some(b) = &bar {
+                            b.finish_and_clear();
+                        }
+                        return;
+                    }
+                }
+            }
+        });
+        let r = work();
+        drop(tx);
+        r
+    })
 }
 
 /// Runs `work` while a timer thread raises `stop` at the deadline, or when Ctrl-C is pressed.
@@ -145,9 +215,9 @@ pub fn tables_for_search<R: Rules>(
 /// A search error as the user should read it: what happened and what to do.
 pub fn search_error(e: SearchError) -> anyhow::Error {
     match e {
-        SearchError::Interrupted => {
-            anyhow!("interrupted: the search was stopped before it finished (no value)")
-        }
+        SearchError::Interrupted => anyhow::Error::new(Interrupted(
+            "the search was stopped before it finished (no value)".into(),
+        )),
         SearchError::Table(solver::TtError::KeyTooLarge { min_bytes, .. }) => {
             let avail = available_memory().unwrap_or(0) as u128;
             let advice = if min_bytes <= avail {

@@ -4,7 +4,7 @@
 //! never a panic: see [`run`].
 
 mod draw;
-mod engine;
+pub(crate) mod engine;
 mod play;
 mod report;
 mod solve;
@@ -202,17 +202,31 @@ impl PositionArgs {
 /// Runs the command line; `Ok` carries the process exit code.
 pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
     match cli.command {
+        // A relay sowing can run billions of laps (RULES.md §2.9): these show that they are
+        // still at it on a terminal, and stop on a signal.
         Command::Show(a) => {
             let v = a.variant()?;
-            mancala::with_rules!(v, r => play::show(&a, r))
+            engine::interruptible(
+                "sowing",
+                sows_visibly(),
+                || mancala::with_rules!(v, r => play::show(&a, r)),
+            )
         }
         Command::Play(a) => {
             let v = a.pos.variant()?;
-            mancala::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json))
+            engine::interruptible(
+                "sowing",
+                sows_visibly(),
+                || mancala::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json)),
+            )
         }
         Command::Moves(a) => {
             let v = a.pos.variant()?;
-            mancala::with_rules!(v, r => play::moves(&a.pos, r, a.json))
+            engine::interruptible(
+                "sowing",
+                sows_visibly(),
+                || mancala::with_rules!(v, r => play::moves(&a.pos, r, a.json)),
+            )
         }
         Command::Solve(a) => {
             let v = a.pos.variant()?;
@@ -225,4 +239,10 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),
     }
+}
+
+/// Whether a long sowing shows a spinner: when stderr is a terminal.
+fn sows_visibly() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
 }

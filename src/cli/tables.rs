@@ -21,7 +21,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use tables::{BuildOptions, Check, Table, TableId, Tablebase};
+use tables::{BuildOptions, Table, TableId};
 
 /// Endgame tables: build, inspect, query, dump and verify them.
 #[derive(Args, Debug)]
@@ -170,7 +170,9 @@ pub(super) fn run(a: TablesArgs) -> Result<ExitCode> {
             let holes = d.game.holes()?;
             mancala::with_rules!(v, r => dump(&d, r, holes))
         }
-        TablesCommand::Verify(v) => verify(&v),
+        TablesCommand::Verify(v) => {
+            engine::interruptible("verifying the tables", false, || verify(&v))
+        }
     }
 }
 
@@ -203,31 +205,37 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
-    let built = tables::build(&ix, &id, &dir, k, &opts, |r| {
-        let what = if r.resumed {
-            "kept (already built)".to_string()
-        } else {
-            format!(
-                "{:.3} s, {:.1} M positions/s",
-                r.seconds,
-                r.entries as f64 / r.seconds.max(1e-9) / 1e6
-            )
-        };
-        let exc = if r.exceptions > 0 {
-            format!(" + {} exceptions", r.exceptions)
-        } else {
-            String::new()
-        };
-        if let Some(why) = &r.rebuilt_because {
-            eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
-        }
-        if io_result.is_ok() {
-            io_result = writeln!(
-                out,
-                "layer {:>3}: {:>12} entries, {}{exc}, {:>12} bytes, {what}",
-                r.layer, r.entries, r.encoding, r.bytes
-            );
-        }
+    // A layer's retrograde analysis does not look at the interrupt flag: a signal ends the
+    // process from the watcher, after removing the temporary file of a write in progress (the
+    // layers already renamed are complete, and the next build resumes from them).
+    let what = format!("building {id}");
+    let built = engine::interruptible(&what, false, || {
+        tables::build(&ix, &id, &dir, k, &opts, |r| {
+            let what = if r.resumed {
+                "kept (already built)".to_string()
+            } else {
+                format!(
+                    "{:.3} s, {:.1} M positions/s",
+                    r.seconds,
+                    r.entries as f64 / r.seconds.max(1e-9) / 1e6
+                )
+            };
+            let exc = if r.exceptions > 0 {
+                format!(" + {} exceptions", r.exceptions)
+            } else {
+                String::new()
+            };
+            if let Some(why) = &r.rebuilt_because {
+                eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
+            }
+            if io_result.is_ok() {
+                io_result = writeln!(
+                    out,
+                    "layer {:>3}: {:>12} entries, {}{exc}, {:>12} bytes, {what}",
+                    r.layer, r.entries, r.encoding, r.bytes
+                );
+            }
+        })
     })
     .with_context(|| format!("building the tables of {id}"))?;
     io_result?;
@@ -368,10 +376,13 @@ fn info(dir: &Path) -> Result<ExitCode> {
             Err(e) => writeln!(out, "{name:<36} ERROR: {e}")?,
             Ok(t) => {
                 let h = t.header();
-                let status = match t.check_payload() {
+                let mut status = match t.check_payload() {
                     Ok(()) => "ok".to_string(),
                     Err(e) => format!("BAD: {e}"),
                 };
+                if let Some(why) = name_disagrees(&name, h) {
+                    status.push_str(&format!("; NAME MISMATCH: {why}"));
+                }
                 let opts = if h.id.options.is_empty() {
                     "-".to_string()
                 } else {
@@ -420,6 +431,19 @@ fn info(dir: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Why the file name `name` disagrees with its header, when it does: the name is how readers find
+/// a layer, so a file under another layer's name would be skipped or refused where it is looked
+/// for.
+fn name_disagrees(name: &str, h: &tables::Header) -> Option<String> {
+    let expected = h.id.file_name(h.layer);
+    (name != expected).then(|| {
+        format!(
+            "the header is layer {} of {}, whose file is named {expected}",
+            h.layer, h.id
+        )
+    })
+}
+
 /// The game, options and holes a table identity names.
 fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
     let kind: GameKind = id.game.parse().map_err(anyhow::Error::msg)?;
@@ -439,22 +463,37 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     let threads = engine::threads(a.threads)?;
     let dir = a.dir.dir();
     let files = scan(&dir)?;
-    let mut out = std::io::stdout().lock();
     if files.is_empty() {
         bail!("no table files in {}", dir.display());
     }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut out = std::io::stdout().lock();
     let mut problems = 0u64;
-    // Step 1. Every file: framing and checksums.
-    let mut ids = std::collections::BTreeSet::new();
+    // Step 1. Every file: framing, structure, name and checksum. A bad file is reported and the
+    // others are still checked; the layers each set has on disk are noted for step 2.
+    let mut sets: BTreeMap<TableId, Vec<u32>> = BTreeMap::new();
+    let mut ok = 0;
     for f in &files {
-        match f
-            .table
-            .as_ref()
-            .map_err(|e| e.to_string())
-            .and_then(|t| t.check_payload().map(|()| t).map_err(|e| e.to_string()))
-        {
-            Ok(t) => {
-                ids.insert(t.header().id.clone());
+        let name = f
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let checked = f.table.as_ref().map_err(|e| e.to_string()).and_then(|t| {
+            let h = t.header();
+            if let Some(why) = name_disagrees(&name, h) {
+                return Err(format!("{}: {why}", f.path.display()));
+            }
+            pool.install(|| t.check_payload())
+                .map_err(|e| e.to_string())?;
+            Ok(h)
+        });
+        match checked {
+            Ok(h) => {
+                ok += 1;
+                sets.entry(h.id.clone()).or_default().push(h.layer);
             }
             Err(e) => {
                 problems += 1;
@@ -462,16 +501,13 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
             }
         }
     }
-    if problems == 0 {
-        writeln!(out, "checksums: {} files ok", files.len())?;
-    }
+    writeln!(out, "checksums: {ok} of {} files ok", files.len())?;
     drop(files);
-    // Step 2. Every entry of every complete set, re-derived from its children.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
+    // Step 2. Every entry of every set, re-derived from its children, layer by layer from 0
+    // while the layers are there and sound.
     let progress = a.progress || std::io::stderr().is_terminal();
-    for id in ids {
+    for (id, mut layers) in sets {
+        layers.sort_unstable();
         let (v, holes) = match variant_of(&id) {
             Ok(x) => x,
             Err(e) => {
@@ -480,8 +516,7 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
                 continue;
             }
         };
-        let n =
-            mancala::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, progress))?;
+        let n = mancala::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, &layers, progress))?;
         problems += n;
     }
     if problems > 0 {
@@ -496,30 +531,53 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Verifies the layers `0, 1, …` of one game; returns the number of problems.
+/// Verifies the layers `0, 1, …` of one game (`present`: the layers whose files passed step 1,
+/// sorted); returns the number of problems: wrong entries, and a missing or bad layer below
+/// others, which leaves those unverified.
 fn verify_set<R: Rules>(
     out: &mut impl Write,
     pool: &rayon::ThreadPool,
     dir: &Path,
     rules: R,
     holes: u8,
+    present: &[u32],
     progress: bool,
 ) -> Result<u64> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    // SAFETY: as in `open`.
-    let tb = match unsafe { Tablebase::open_mmap(ix, id.clone(), dir, Check::Headers) } {
-        Ok(tb) => tb,
-        Err(e) => {
-            writeln!(out, "{id}: {e}")?;
-            return Ok(1);
-        }
-    };
+    let top = present.last().copied().unwrap_or(0);
     let started = Instant::now();
     let mut problems = 0;
     let mut entries = 0;
-    for k in 0..=tb.max_layer() {
-        let v = pool.install(|| tables::verify_layer(&ix, tb.tables(), k, progress));
+    let mut tables: Vec<Table> = Vec::new();
+    for k in 0..=top {
+        if engine::interrupted() {
+            bail!("interrupted: verification stopped at layer {k} of {id}");
+        }
+        if present.binary_search(&k).is_err() {
+            problems += 1;
+            writeln!(
+                out,
+                "{id}: layer {k} is missing or bad, so layers {k} to {top} are not verified"
+            )?;
+            break;
+        }
+        let path = dir.join(id.file_name(k));
+        let expected = tables::Expected {
+            id: &id,
+            layer: k,
+            entries: ix.layer_len(k),
+        };
+        // SAFETY: as in `open`.
+        match unsafe { Table::map_expecting(&path, expected) } {
+            Ok(t) => tables.push(t),
+            Err(e) => {
+                problems += 1;
+                writeln!(out, "{id}: {e}; layers {k} to {top} are not verified")?;
+                break;
+            }
+        }
+        let v = pool.install(|| tables::verify_layer(&ix, &tables, k, progress));
         entries += v.entries;
         if v.wrong > 0 {
             problems += v.wrong;
@@ -546,12 +604,15 @@ fn verify_set<R: Rules>(
     } else {
         ""
     };
-    writeln!(
-        out,
-        "{id}: layers 0 to {}, {entries} entries re-derived from their children in {:.3} s: {}{cyclic}",
-        tb.max_layer(),
-        started.elapsed().as_secs_f64(),
-        if problems == 0 { "ok" } else { "WRONG" }
-    )?;
+    let verified = tables.len();
+    if verified > 0 {
+        writeln!(
+            out,
+            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {:.3} s: {}{cyclic}",
+            verified - 1,
+            started.elapsed().as_secs_f64(),
+            if problems == 0 { "ok" } else { "WRONG" }
+        )?;
+    }
     Ok(problems)
 }

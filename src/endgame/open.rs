@@ -32,11 +32,15 @@ pub fn open<R: Rules>(
 ) -> Result<Tablebase<MancalaIndexer<R>>, TableError> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
+    // Only the layers up to `check_up_to` can be read (a position's children are in its layer
+    // or below), so the files above are not opened (nor validated, which reads them whole).
     let tb = match hold {
-        Hold::Read => Tablebase::open(ix, id, dir, Check::Headers)?,
+        Hold::Read => Tablebase::open_up_to(ix, id, dir, Check::Headers, check_up_to)?,
         // SAFETY: table files are written once (temp file + rename) and never modified in
         // place; the program asks its users not to edit or truncate them while it runs (README).
-        Hold::Mapped => unsafe { Tablebase::open_mmap(ix, id, dir, Check::Headers) }?,
+        Hold::Mapped => {
+            unsafe { Tablebase::open_mmap_up_to(ix, id, dir, Check::Headers, check_up_to) }?
+        }
     };
     let top = (check_up_to as usize).min(tb.tables().len() - 1);
     tb.tables()[..=top]

@@ -361,8 +361,7 @@ pub(crate) fn relay(
     mut lap: impl FnMut(&mut Pits, usize) -> LapEnd,
 ) -> Result<usize, Endless> {
     let mut saved = (*pits, lift);
-    let mut power: u32 = 1;
-    let mut steps: u32 = 0;
+    let mut brent = Brent::new();
     loop {
         match lap(pits, lift) {
             LapEnd::Stop(l) => return Ok(l),
@@ -371,11 +370,42 @@ pub(crate) fn relay(
         if lift == saved.1 && *pits == saved.0 {
             return Err(Endless);
         }
-        steps += 1;
-        if steps == power {
+        if brent.tick() {
             saved = (*pits, lift);
-            power *= 2;
-            steps = 0;
+        }
+    }
+}
+
+/// The lap counters of Brent's algorithm in [`relay`]: when to move the saved state.
+///
+/// They are `u64`. With 255 seeds the lap-boundary states of a relay game far exceed 2^32, so a
+/// sowing can run more than 2^32 laps before its state repeats; 32-bit counters would overflow
+/// there (in release builds `power` would wrap to 0, the saved state would never move again,
+/// and a cycle not through it would never be found). A `u64` `power` doubles from 1, so it
+/// overflows only after more than 2^63 laps: centuries at a nanosecond a lap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Brent {
+    /// The current power of two: the saved state moves after this many laps.
+    power: u64,
+    /// Laps since the saved state last moved.
+    steps: u64,
+}
+
+impl Brent {
+    pub(crate) fn new() -> Self {
+        Brent { power: 1, steps: 0 }
+    }
+
+    /// Counts a lap; true when the saved state must move to the current one.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps == self.power {
+            self.power *= 2;
+            self.steps = 0;
+            true
+        } else {
+            false
         }
     }
 }
@@ -456,3 +486,6 @@ pub(crate) fn next_pit_relay_and_capture(
     board.stores[side.index()] += taken;
     Ok(TurnEnd::Passes)
 }
+
+#[cfg(test)]
+mod relay_tests;

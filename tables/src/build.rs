@@ -9,7 +9,7 @@ use solver::{solve_layer, Game, Indexer, Lower};
 
 use crate::error::TableError;
 use crate::format::{encode_parts, write_atomic, Encoding, TableId};
-use crate::table::Table;
+use crate::table::{Expected, Table};
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -115,6 +115,8 @@ pub fn build<I: Indexer>(
         .thread_name(|i| format!("tables-{i}"))
         .build()
         .map_err(|e| TableError::Threads(e.to_string()))?;
+    // Writers killed before their rename (kill -9, a power cut) leave temporary files behind.
+    crate::format::remove_stale_temporaries(dir);
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
     let mut plain: Vec<Option<Vec<i8>>> = Vec::with_capacity(max_layer as usize + 1);
     for layer in 0..=max_layer {
@@ -126,8 +128,8 @@ pub fn build<I: Indexer>(
         let path = dir.join(id.file_name(layer));
         let mut rebuilt_because = None;
         if path.exists() {
-            let existing = Table::read(&path).and_then(|t| {
-                t.expect(id, layer, entries)?;
+            let expected = Expected { id, layer, entries };
+            let existing = Table::read_expecting(&path, expected).and_then(|t| {
                 t.check_payload()?;
                 Ok(t)
             });

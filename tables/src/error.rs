@@ -49,6 +49,30 @@ pub enum TableError {
         /// What is wrong.
         reason: String,
     },
+    /// The payload matches its checksum but not the format: an escaped entry without its
+    /// exception, an exception list out of order or out of range, a value outside the layer's
+    /// `-k..=k` (a bad writer or a crafted file; see [`crate::validate`]).
+    BadPayload {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, at the first bad place.
+        reason: String,
+    },
+    /// The path is not a regular file (a FIFO, a device, a directory, or a link to one): table
+    /// readers open nothing else, so that no read blocks or runs without end.
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is.
+        kind: String,
+    },
+    /// Memory for a table could not be allocated.
+    Allocation {
+        /// What the memory was for.
+        what: String,
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// The header is valid but describes another table than the one asked for.
     Mismatch {
         /// The file.
@@ -122,6 +146,17 @@ impl fmt::Display for TableError {
             TableError::BadHeader { path, reason } => {
                 write!(f, "{}: invalid header: {reason}", path.display())
             }
+            TableError::BadPayload { path, reason } => {
+                write!(f, "{}: invalid payload (its checksum matches): {reason}", path.display())
+            }
+            TableError::NotAFile { path, kind } => {
+                write!(f, "{}: not a regular file ({kind}); table files must be regular files", path.display())
+            }
+            TableError::Allocation { what, bytes } => write!(
+                f,
+                "cannot allocate {bytes} bytes ({:.1} MiB) for {what}: not enough memory",
+                *bytes as f64 / (1u64 << 20) as f64
+            ),
             TableError::Mismatch { path, reason } => {
                 write!(f, "{}: wrong table: {reason}", path.display())
             }

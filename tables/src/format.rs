@@ -337,8 +337,9 @@ pub fn encode_parts(id: &TableId, layer: u32, values: &[i16]) -> (Vec<u8>, Vec<u
     (encode_head(&header), payload)
 }
 
-/// The bytes of a file before its payload, for `header`.
-fn encode_head(header: &Header) -> Vec<u8> {
+/// The bytes of a file before its payload, for `header`: magic, version, header length, the
+/// encoded header and its CRC-32 (the tests use it to craft files whose checksums are valid).
+pub fn encode_head(header: &Header) -> Vec<u8> {
     let h = bincode::encode_to_vec(header, config()).expect("a header always encodes");
     let mut out = Vec::with_capacity(PREFIX + h.len() + 4);
     out.extend_from_slice(&MAGIC);
@@ -367,8 +368,17 @@ pub(crate) fn parse_parts(
     head: &[u8],
     tail: &[u8],
 ) -> Result<(Header, usize), TableError> {
-    let bytes = head;
-    let file_len = (head.len() + tail.len()) as u64;
+    parse_head(path, head, (head.len() + tail.len()) as u64)
+}
+
+/// As [`parse`], for a file of `file_len` bytes of which `bytes` is the beginning (at least up
+/// to the payload, or the whole file when it is shorter): the header is checked against the
+/// file's real length before anything is read or allocated for the payload.
+pub(crate) fn parse_head(
+    path: &Path,
+    bytes: &[u8],
+    file_len: u64,
+) -> Result<(Header, usize), TableError> {
     let p = || path.to_path_buf();
     let truncated = |expected: u64| TableError::Truncated {
         path: p(),
@@ -476,7 +486,8 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(temporary_name(&name, std::process::id()));
+    let _registered = InProgress::register(&tmp);
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         for part in parts {
@@ -497,9 +508,124 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> Result<(), TableError> {
     })
 }
 
+/// The temporary name of a file `name` being written by process `pid`: hidden, and carrying
+/// the writer's PID so that a later build can tell whether its writer is still alive.
+fn temporary_name(name: &str, pid: u32) -> String {
+    format!(".{name}.{pid}.tmp")
+}
+
+/// The PID in a temporary name of a table file (`.{name}.mtb.{pid}.tmp`), if it is one.
+fn temporary_owner(file_name: &str) -> Option<u32> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (name, pid) = inner.rsplit_once('.')?;
+    if !name.ends_with(&format!(".{EXTENSION}")) || pid.is_empty() {
+        return None;
+    }
+    if !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may be alive. Only Linux's `/proc` gives a cheap answer; elsewhere every
+/// process is taken as alive, so that nothing another writer owns is ever removed.
+fn may_be_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    if cfg!(target_os = "linux") && Path::new("/proc/self").exists() {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
+    }
+}
+
+/// Removes the temporary files that writers killed before their rename left in `dir` (a
+/// `kill -9` during a layer's write leaves its `.{name}.mtb.{pid}.tmp`): only names of that
+/// pattern, and only when no live process has that PID. Returns the files removed.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(temporary_owner) else {
+            continue;
+        };
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !may_be_alive(pid) && fs::remove_file(e.path()).is_ok() {
+            removed.push(e.path());
+        }
+    }
+    removed.sort();
+    removed
+}
+
+/// The temporary files this process is writing, so that a signal handler can remove them before
+/// the process exits ([`abandon_writes`]).
+static IN_PROGRESS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file registered in [`IN_PROGRESS`] while it lives.
+struct InProgress(std::path::PathBuf);
+
+impl InProgress {
+    fn register(path: &Path) -> Self {
+        if let Ok(mut v) = IN_PROGRESS.lock() {
+            v.push(path.to_path_buf());
+        }
+        InProgress(path.to_path_buf())
+    }
+}
+
+impl Drop for InProgress {
+    fn drop(&mut self) {
+        if let Ok(mut v) = IN_PROGRESS.lock() {
+            v.retain(|p| *p != self.0);
+        }
+    }
+}
+
+/// Removes the temporary files of the writes in progress: for a process about to exit on a
+/// signal, so that it leaves nothing half-written. A write whose rename already happened is
+/// complete (it was flushed first); one whose temporary file is removed fails its rename.
+pub fn abandon_writes() {
+    if let Ok(v) = IN_PROGRESS.lock() {
+        for p in v.iter() {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stale_temporaries_of_dead_writers_only_are_removed() {
+        let dir = std::env::temp_dir().join(format!("tables-stale-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // PIDs above the kernel's largest (4194304) belong to no process.
+        let dead = temporary_name("kalah_6h_k019.mtb", 999_999_999);
+        let mine = temporary_name("kalah_6h_k019.mtb", std::process::id());
+        let others = [
+            mine.as_str(),
+            ".kalah_6h_k019.mtb.tmp",
+            ".notes.txt.999999999.tmp",
+            "kalah_6h_k019.mtb.999999999.tmp",
+            ".kalah_6h_k019.mtb.12x.tmp",
+        ];
+        for n in std::iter::once(dead.as_str()).chain(others) {
+            fs::write(dir.join(n), b"partial").unwrap();
+        }
+        assert_eq!(remove_stale_temporaries(&dir), vec![dir.join(&dead)]);
+        for n in others {
+            assert!(dir.join(n).exists(), "{n} was removed");
+        }
+        assert_eq!(temporary_owner(&dead), Some(999_999_999));
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn id() -> TableId {
         TableId {

@@ -12,6 +12,7 @@
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
 //! - [`mod@build`], layers in dependency order, in parallel, resumable.
 //! - [`probe`], the [`Tablebase`], which is also the search's [`solver::search::Oracle`].
+//! - [`validate`], the structural checks of a payload when a table is opened.
 //! - [`verify`], every entry re-derived from its children.
 //! - [`error`], [`TableError`].
 //!
@@ -33,6 +34,7 @@ pub mod error;
 pub mod format;
 pub mod probe;
 pub mod table;
+pub mod validate;
 pub mod verify;
 
 #[cfg(test)]
@@ -42,12 +44,14 @@ pub use build::{build, memory_estimate, BuildOptions, LayerReport, MemoryEstimat
 pub use error::TableError;
 pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};
-pub use table::Table;
+pub use table::{Expected, Table};
 pub use verify::{verify_layer, LayerVerdict, WrongEntry};
 
 use std::path::{Path, PathBuf};
 
-/// Every table file (`*.mtb`) in `dir`, sorted by name.
+/// Every table file (`*.mtb`) in `dir`, sorted by name: every entry of that name but
+/// directories, so that a FIFO, a device or a dangling link named like a table is reported by the
+/// reader (which refuses it) rather than silently skipped.
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
@@ -55,7 +59,7 @@ pub fn table_files(dir: &Path) -> Result<Vec<PathBuf>, TableError> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| TableError::io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == format::EXTENSION) && p.is_file())
+        .filter(|p| p.extension().is_some_and(|x| x == format::EXTENSION) && !p.is_dir())
         .collect();
     paths.sort();
     Ok(paths)

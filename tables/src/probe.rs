@@ -9,7 +9,7 @@ use solver::{Children, Game, Indexer, OracleSlot};
 
 use crate::error::TableError;
 use crate::format::TableId;
-use crate::table::Table;
+use crate::table::{Expected, Table};
 
 /// The move type of an indexer's game.
 pub type MoveOf<I> = <<I as Indexer>::G as Game>::Move;
@@ -58,7 +58,21 @@ impl<I: Indexer> Tablebase<I> {
     /// # Errors
     /// [`TableError::NoTables`] when layer 0 is missing; any error of a file that is present.
     pub fn open(ix: I, id: TableId, dir: &Path, check: Check) -> Result<Self, TableError> {
-        let tables = Self::collect(&id, dir, Table::read)?;
+        Self::open_up_to(ix, id, dir, check, u32::MAX)
+    }
+
+    /// As [`Tablebase::open`], but layers `0..=up_to` at most: the files above are not opened.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn open_up_to(
+        ix: I,
+        id: TableId,
+        dir: &Path,
+        check: Check,
+        up_to: u32,
+    ) -> Result<Self, TableError> {
+        let tables = Self::collect(&ix, &id, dir, up_to, |p, x| Table::read_expecting(p, x))?;
         Self::new(ix, id, tables, check)
     }
 
@@ -77,22 +91,52 @@ impl<I: Indexer> Tablebase<I> {
         check: Check,
     ) -> Result<Self, TableError> {
         // SAFETY: forwarded to the caller.
-        let tables = Self::collect(&id, dir, |p| unsafe { Table::map(p) })?;
+        unsafe { Self::open_mmap_up_to(ix, id, dir, check, u32::MAX) }
+    }
+
+    /// As [`Tablebase::open_up_to`], but memory-maps the files.
+    ///
+    /// # Safety
+    /// As [`Tablebase::open_mmap`].
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub unsafe fn open_mmap_up_to(
+        ix: I,
+        id: TableId,
+        dir: &Path,
+        check: Check,
+        up_to: u32,
+    ) -> Result<Self, TableError> {
+        // SAFETY: forwarded to the caller.
+        let tables = Self::collect(&ix, &id, dir, up_to, |p, x| unsafe {
+            Table::map_expecting(p, x)
+        })?;
         Self::new(ix, id, tables, check)
     }
 
+    /// Opens layers `0, 1, …` (at most `up_to`) until a file is missing. A path that exists in
+    /// any form (a dangling link, a FIFO) counts as present, so that it is reported rather than
+    /// taken for the end of the set.
     fn collect(
+        ix: &I,
         id: &TableId,
         dir: &Path,
-        open: impl Fn(&Path) -> Result<Table, TableError>,
+        up_to: u32,
+        open: impl Fn(&Path, Expected<'_>) -> Result<Table, TableError>,
     ) -> Result<Vec<Table>, TableError> {
         let mut tables = Vec::new();
         loop {
-            let path = dir.join(id.file_name(tables.len() as u32));
-            if !path.exists() {
+            let layer = tables.len() as u32;
+            if layer > up_to {
                 break;
             }
-            tables.push(open(&path)?);
+            let path = dir.join(id.file_name(layer));
+            if std::fs::symlink_metadata(&path).is_err() {
+                break;
+            }
+            let entries = ix.layer_len(layer);
+            tables.push(open(&path, Expected { id, layer, entries })?);
         }
         if tables.is_empty() {
             return Err(TableError::NoTables {

@@ -28,7 +28,9 @@ impl Bytes {
 
 /// One layer's entries, with the header they came with.
 ///
-/// Opening checks the framing (magic, version, header checksum, header, exact length); the
+/// Opening checks the framing (magic, version, header checksum, header, exact length) and the
+/// payload's structure ([`crate::validate`]: every value in range, every escape with its
+/// exception), so a table that opens never panics and never serves an impossible value; the
 /// payload checksum is checked by [`Table::check_payload`], which costs a pass over the data.
 pub struct Table {
     bytes: Bytes,
@@ -51,6 +53,26 @@ pub struct Table {
 /// table is opened (one pass over the exception slots), so the file does not store it.
 const FENCE_SHIFT: u32 = 12;
 
+/// [`Table::expect`] on a header alone.
+fn check_expected(path: &Path, h: &Header, x: Expected<'_>) -> Result<(), TableError> {
+    let reason = if h.id != *x.id {
+        format!("it holds {}, not {}", h.id, x.id)
+    } else if h.layer != x.layer {
+        format!("it holds layer {}, not {}", h.layer, x.layer)
+    } else if h.entries != x.entries {
+        format!(
+            "it has {} entries, but layer {} has {}",
+            h.entries, x.layer, x.entries
+        )
+    } else {
+        return Ok(());
+    };
+    Err(TableError::Mismatch {
+        path: path.to_path_buf(),
+        reason,
+    })
+}
+
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
@@ -63,30 +85,89 @@ impl std::fmt::Debug for Table {
 /// An empty buffer with room for `len` bytes, on huge pages where possible. Lookups are random
 /// accesses: on 4 KiB pages nearly each one also misses the TLB, and a prefetch that misses the
 /// TLB holds up the instructions behind it until its page walk is done (in a profiled build the
-/// lookups' stalls sat on the page walks; docs/performance.md).
-fn huge_buffer(len: usize) -> Vec<u8> {
-    let v = Vec::with_capacity(len);
+/// lookups' stalls sat on the page walks; docs/performance.md). The length comes from a file, so
+/// a request the machine cannot meet is an error, not an abort.
+fn huge_buffer(len: usize, what: &Path) -> Result<Vec<u8>, TableError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|_| TableError::Allocation {
+            what: format!("the table {}", what.display()),
+            bytes: len as u64,
+        })?;
     solver::advise_huge_pages(v.as_ptr(), len);
-    v
+    Ok(v)
+}
+
+/// What the caller knows a file must hold: checked against its header before its payload is
+/// read, so that a file claiming a huge payload is refused before anything is allocated.
+#[derive(Clone, Copy, Debug)]
+pub struct Expected<'a> {
+    /// The table.
+    pub id: &'a TableId,
+    /// The layer.
+    pub layer: u32,
+    /// The layer's number of entries.
+    pub entries: u64,
+}
+
+/// Opens `path` for reading only if it is a regular file (following links): a FIFO would block
+/// the open itself, a device (`/dev/zero`) would be read without end. The check is made on the
+/// path before opening (so that a FIFO is never opened) and again on the open file.
+fn open_regular(path: &Path) -> Result<(fs::File, u64), TableError> {
+    let kind = |m: &fs::Metadata| {
+        let t = m.file_type();
+        if t.is_dir() {
+            "a directory"
+        } else {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                if t.is_fifo() {
+                    return "a FIFO";
+                } else if t.is_char_device() || t.is_block_device() {
+                    return "a device";
+                } else if t.is_socket() {
+                    return "a socket";
+                }
+            }
+            "not a regular file"
+        }
+    };
+    let check = |m: &fs::Metadata| {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(TableError::NotAFile {
+                path: path.to_path_buf(),
+                kind: kind(m).to_string(),
+            })
+        }
+    };
+    check(&fs::metadata(path).map_err(|e| TableError::io(path, e))?)?;
+    let file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| TableError::io(path, e))?;
+    check(&meta)?;
+    Ok((file, meta.len()))
 }
 
 impl Table {
     /// A table from the bytes of a file (`path` is only for messages).
     ///
     /// # Errors
-    /// As [`format::parse`].
+    /// As [`format::parse`], [`TableError::BadPayload`], [`TableError::Allocation`].
     pub fn from_bytes(path: impl Into<PathBuf>, bytes: Vec<u8>) -> Result<Self, TableError> {
-        let mut owned = huge_buffer(bytes.len());
+        let path = path.into();
+        let mut owned = huge_buffer(bytes.len(), &path)?;
         owned.extend_from_slice(&bytes);
         drop(bytes);
-        Self::new(path.into(), Bytes::Owned(owned))
+        Self::new(path, Bytes::Owned(owned))
     }
 
     /// A table from a file in the two parts that [`format::encode_parts`] makes (`path` is only
     /// for messages), keeping `payload` where it is.
     ///
     /// # Errors
-    /// As [`format::parse`].
+    /// As [`format::parse`], [`TableError::BadPayload`].
     pub fn from_parts(
         path: impl Into<PathBuf>,
         head: &[u8],
@@ -110,14 +191,65 @@ impl Table {
     /// Reads a table file into memory.
     ///
     /// # Errors
-    /// [`TableError::Io`], or as [`format::parse`].
+    /// As [`Table::read_expecting`], without the [`TableError::Mismatch`].
     pub fn read(path: &Path) -> Result<Self, TableError> {
-        let mut file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
-        let len = file.metadata().map_err(|e| TableError::io(path, e))?.len();
-        let mut bytes = huge_buffer(usize::try_from(len).unwrap_or(0));
-        file.read_to_end(&mut bytes)
-            .map_err(|e| TableError::io(path, e))?;
-        Self::new(path.to_path_buf(), Bytes::Owned(bytes))
+        Self::read_checked(path, None)
+    }
+
+    /// Reads a table file into memory, after checking that its header describes `expected`.
+    /// Only a regular file is opened; its header is read first and checked against the file's
+    /// real length and `expected`, then exactly the payload is read (never more than the header
+    /// promised, which the file's length confirmed), into memory allocated fallibly.
+    ///
+    /// # Errors
+    /// [`TableError::Io`], [`TableError::NotAFile`], as [`format::parse`],
+    /// [`TableError::Mismatch`], [`TableError::Allocation`], [`TableError::BadPayload`].
+    pub fn read_expecting(path: &Path, expected: Expected<'_>) -> Result<Self, TableError> {
+        Self::read_checked(path, Some(expected))
+    }
+
+    fn read_checked(path: &Path, expected: Option<Expected<'_>>) -> Result<Self, TableError> {
+        let (file, file_len) = open_regular(path)?;
+        let io = |e| TableError::io(path, e);
+        // The prefix says how long the header is; read that much more (bounded by MAX_HEADER),
+        // never past what the file's length says is there.
+        let mut head = Vec::with_capacity(format::PREFIX);
+        let mut bounded = (&file).take(format::PREFIX as u64);
+        bounded.read_to_end(&mut head).map_err(io)?;
+        if head.len() == format::PREFIX && head[..8] == format::MAGIC {
+            let h = u32::from_le_bytes(head[12..16].try_into().expect("4 bytes")) as u64;
+            let rest = (h.min(format::MAX_HEADER as u64) + 4).min(file_len);
+            (&file).take(rest).read_to_end(&mut head).map_err(io)?;
+        }
+        let (header, payload_at) = format::parse_head(path, &head, file_len)?;
+        head.truncate(payload_at);
+        if let Some(x) = expected {
+            check_expected(path, &header, x)?;
+        }
+        let len = usize::try_from(header.payload_len).map_err(|_| TableError::TooLarge {
+            layer: header.layer,
+            entries: header.entries,
+        })?;
+        let mut payload = huge_buffer(len, path)?;
+        (&file)
+            .take(header.payload_len)
+            .read_to_end(&mut payload)
+            .map_err(io)?;
+        if payload.len() != len {
+            // The file shrank since its length was taken.
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                expected: payload_at as u64 + header.payload_len,
+                found: payload_at as u64 + payload.len() as u64,
+            });
+        }
+        Self::with_header(
+            path.to_path_buf(),
+            Bytes::Owned(payload),
+            header,
+            0,
+            file_len,
+        )
     }
 
     /// Memory-maps a table file: entries are read from the page cache on demand.
@@ -131,12 +263,42 @@ impl Table {
     /// contract is about other programs and users.
     ///
     /// # Errors
-    /// [`TableError::Io`], or as [`format::parse`].
+    /// As [`Table::map_expecting`], without the [`TableError::Mismatch`].
     pub unsafe fn map(path: &Path) -> Result<Self, TableError> {
-        let file = fs::File::open(path).map_err(|e| TableError::io(path, e))?;
-        // SAFETY: forwarded to the caller (see above).
+        // SAFETY: forwarded to the caller.
+        unsafe { Self::map_checked(path, None) }
+    }
+
+    /// Memory-maps a table file after checking that its header describes `expected` (only a
+    /// regular file is mapped; the payload is validated before the table is returned).
+    ///
+    /// # Safety
+    /// As [`Table::map`].
+    ///
+    /// # Errors
+    /// [`TableError::Io`], [`TableError::NotAFile`], as [`format::parse`],
+    /// [`TableError::Mismatch`], [`TableError::BadPayload`].
+    pub unsafe fn map_expecting(path: &Path, expected: Expected<'_>) -> Result<Self, TableError> {
+        // SAFETY: forwarded to the caller.
+        unsafe { Self::map_checked(path, Some(expected)) }
+    }
+
+    unsafe fn map_checked(path: &Path, expected: Option<Expected<'_>>) -> Result<Self, TableError> {
+        let (file, _) = open_regular(path)?;
+        // SAFETY: forwarded to the caller (see `map`).
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
-        Self::new(path.to_path_buf(), Bytes::Mapped(map))
+        let (header, payload_at) = format::parse(path, &map)?;
+        if let Some(x) = expected {
+            check_expected(path, &header, x)?;
+        }
+        let file_len = map.len() as u64;
+        Self::with_header(
+            path.to_path_buf(),
+            Bytes::Mapped(map),
+            header,
+            payload_at,
+            file_len,
+        )
     }
 
     fn new(path: PathBuf, bytes: Bytes) -> Result<Self, TableError> {
@@ -145,7 +307,9 @@ impl Table {
         Self::with_header(path, bytes, header, payload_at, file_len)
     }
 
-    /// A table whose header was parsed: the payload is `bytes[payload_at..]`.
+    /// A table whose header was parsed: the payload is `bytes[payload_at..]`. The payload's
+    /// structure is validated here, before any value can be served ([`crate::validate`]); when
+    /// it fails and the checksum fails too, the file is reported as damaged.
     fn with_header(
         path: PathBuf,
         bytes: Bytes,
@@ -157,6 +321,19 @@ impl Table {
             return Err(TableError::TooLarge {
                 layer: header.layer,
                 entries: header.entries,
+            });
+        }
+        let payload = &bytes.as_slice()[payload_at..];
+        if let Err(reason) = crate::validate::check_structure(&header, payload) {
+            let computed = crc32(payload);
+            return Err(if computed != header.payload_crc {
+                TableError::PayloadChecksum {
+                    path,
+                    stored: header.payload_crc,
+                    computed,
+                }
+            } else {
+                TableError::BadPayload { path, reason }
             });
         }
         let bases_at = header.entries.div_ceil(2) as usize;
@@ -178,23 +355,7 @@ impl Table {
     /// # Errors
     /// [`TableError::Mismatch`] saying what differs.
     pub fn expect(&self, id: &TableId, layer: u32, entries: u64) -> Result<(), TableError> {
-        let h = &self.header;
-        let reason = if h.id != *id {
-            format!("it holds {}, not {id}", h.id)
-        } else if h.layer != layer {
-            format!("it holds layer {}, not {layer}", h.layer)
-        } else if h.entries != entries {
-            format!(
-                "it has {} entries, but layer {layer} has {entries}",
-                h.entries
-            )
-        } else {
-            return Ok(());
-        };
-        Err(TableError::Mismatch {
-            path: self.path.clone(),
-            reason,
-        })
+        check_expected(&self.path, &self.header, Expected { id, layer, entries })
     }
 
     /// Recomputes the payload checksum and compares it with the header's.
@@ -267,8 +428,8 @@ impl Table {
     /// Entry `index`: the future value of the side to move in that slot.
     ///
     /// # Panics
-    /// When `index >= len()` (the payload's bounds check; in debug builds, an assertion), and when an escaped entry has no exception (a damaged file that
-    /// was not checked with [`Table::check_payload`]).
+    /// When `index >= len()` (the payload's bounds check; in debug builds, an assertion). Every
+    /// escaped entry has its exception: opening validated the payload.
     #[inline]
     pub fn get(&self, index: u64) -> i32 {
         debug_assert!(
@@ -364,8 +525,8 @@ impl Table {
                 std::cmp::Ordering::Equal => return self.exception_value(mid),
             }
         }
-        panic!(
-            "{}: entry {index} is escaped but has no exception: damaged file (run `mancala tables verify`)",
+        unreachable!(
+            "{}: entry {index} is escaped but has no exception, which opening rules out",
             self.path.display()
         )
     }
@@ -420,7 +581,7 @@ mod tests {
                     })
                     .collect(),
             ), // exceptions with 16-bit values (layer above 127)
-            (120, (0..50).map(|i| 100 - 5 * i).collect()),       // bytes
+            (120, (0..50).map(|i| 100 - 4 * i).collect()),       // bytes
             (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
         ];
         for (layer, v) in cases {

@@ -20,7 +20,7 @@ mod opening;
 mod published;
 
 use super::engine;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use clap::{Args, Subcommand};
 use mancala::rules::Rules;
 use mancala::Position;
@@ -158,7 +158,7 @@ fn solve_limited<R: Rules>(
             Err(e) => (Err(e), 0),
         });
     if engine::interrupted() {
-        bail!("interrupted");
+        return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
     }
     let seconds = started.elapsed().as_secs_f64();
     let (holes, seeds) = (

@@ -4,7 +4,7 @@ use super::{parse_seconds, solve_limited, Engine, EngineArgs};
 use crate::cli::engine;
 use crate::cli::report::{moves_text, verdict};
 use crate::cli::PositionArgs;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use mancala::board::Move;
 use mancala::opening::{self, Count};
@@ -53,7 +53,7 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
     };
     let r = engine::with_deadline(engine.limit, &stop, || opening::search(&p, &limits))?;
     if engine::interrupted() {
-        bail!("interrupted");
+        return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
     }
     let full = if a.solve {
         Some(solve_limited(&p, &engine, None)?)

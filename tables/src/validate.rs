@@ -1,0 +1,300 @@
+//! Structural validation of a payload, when a table is opened and before any value is served.
+//!
+//! A CRC-32 protects against accidents (a flipped bit, a torn copy), not against a bad writer or
+//! a crafted file: a payload with a valid checksum can still escape entries that have no
+//! exception, or hold values no position of its layer can have. Every reader relies on three
+//! properties, checked here in one parallel pass over the payload:
+//!
+//! - every entry decodes to a value within `-k..=k` for layer `k` (the seeds on the board bound
+//!   what the side to move can still win or lose), so no reader serves a value that cannot be;
+//! - the exception list is strictly increasing, in range (`slot < entries`), and every slot in it
+//!   holds the escape code, with a value within `-k..=k`;
+//! - the number of escape codes equals the number of exceptions: with the previous point, every
+//!   escaped entry has exactly one exception, so [`crate::Table::get`] never looks for one in vain.
+//!
+//! The framing (lengths against the header and the file) is [`crate::format::parse`]'s job, done
+//! before this runs.
+
+use rayon::prelude::*;
+
+use crate::format::{exception_widths, Encoding, Header, BLOCK, ESCAPE};
+
+/// Blocks of [`BLOCK`] entries per parallel task.
+const TASK_BLOCKS: usize = 1024;
+
+/// Checks `payload` (whose length is the header's `payload_len`, already checked) against
+/// `header`; the error says what is wrong, at the first bad entry or exception.
+pub fn check_structure(header: &Header, payload: &[u8]) -> Result<(), String> {
+    let k = i64::from(header.layer);
+    let in_range = |v: i64| (-k..=k).contains(&v);
+    let n = usize::try_from(header.entries).map_err(|_| "too many entries".to_string())?;
+    match header.encoding {
+        Encoding::Byte => first_error(payload.par_chunks(BLOCK * TASK_BLOCKS).enumerate().map(
+            |(t, chunk)| match chunk.iter().position(|&b| !in_range(i64::from(b as i8))) {
+                Some(i) => Err(bad_value(t * BLOCK * TASK_BLOCKS + i, chunk[i] as i8, k)),
+                None => Ok(0),
+            },
+        ))
+        .map(|_| ()),
+        Encoding::Wide => first_error(payload.par_chunks(2 * BLOCK * TASK_BLOCKS).enumerate().map(
+            |(t, chunk)| {
+                for (i, w) in chunk.chunks_exact(2).enumerate() {
+                    let v = i16::from_le_bytes([w[0], w[1]]);
+                    if !in_range(i64::from(v)) {
+                        return Err(bad_value(t * BLOCK * TASK_BLOCKS + i, v, k));
+                    }
+                }
+                Ok(0)
+            },
+        ))
+        .map(|_| ()),
+        Encoding::Nibble { step } => check_nibbles(header, payload, n, i64::from(step)),
+    }
+}
+
+fn bad_value(entry: usize, v: impl std::fmt::Display, k: i64) -> String {
+    format!("entry {entry} is {v}, outside -{k}..={k}")
+}
+
+/// The sum of the `Ok` counts, or the error of the lowest task (the same message for any
+/// thread count).
+fn first_error(
+    results: impl IndexedParallelIterator<Item = Result<u64, String>>,
+) -> Result<u64, String> {
+    let all: Vec<Result<u64, String>> = results.collect();
+    let mut sum = 0u64;
+    for r in all {
+        sum += r?;
+    }
+    Ok(sum)
+}
+
+fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result<(), String> {
+    let k = i64::from(header.layer);
+    let nibbles = n.div_ceil(2);
+    let blocks = n.div_ceil(BLOCK);
+    let (codes, rest) = payload.split_at(nibbles);
+    let (bases, list) = rest.split_at(blocks);
+    let code = |i: usize| (codes[i >> 1] >> ((i & 1) << 2)) & 0xf;
+    // Per task: the escapes counted, each used code's value checked against the layer.
+    let escapes = first_error((0..blocks.div_ceil(TASK_BLOCKS)).into_par_iter().map(|t| {
+        let mut escapes = 0u64;
+        for b in t * TASK_BLOCKS..((t + 1) * TASK_BLOCKS).min(blocks) {
+            let (mut lo, mut hi) = (u8::MAX, 0u8);
+            for i in b * BLOCK..((b + 1) * BLOCK).min(n) {
+                let c = code(i);
+                if c == ESCAPE {
+                    escapes += 1;
+                } else {
+                    lo = lo.min(c);
+                    hi = hi.max(c);
+                }
+            }
+            if lo > hi {
+                continue; // every entry of the block escaped
+            }
+            let base = i64::from(bases[b] as i8);
+            let value = |c: u8| base + step * (i64::from(c) - 7);
+            if value(lo) < -k || value(hi) > k {
+                let i = (b * BLOCK..((b + 1) * BLOCK).min(n))
+                    .find(|&i| code(i) != ESCAPE && !(-k..=k).contains(&value(code(i))))
+                    .expect("the block's lowest or highest code is out of range");
+                return Err(bad_value(i, value(code(i)), k));
+            }
+        }
+        Ok(escapes)
+    }))?;
+    let m = header.exceptions;
+    if escapes != m {
+        return Err(format!(
+            "{escapes} entries are escaped, but the exception list holds {m}"
+        ));
+    }
+    let m = usize::try_from(m).map_err(|_| "too many exceptions".to_string())?;
+    let (sw, vw) = exception_widths(header.entries, header.layer);
+    let (slots, values) = list.split_at(sw * m);
+    let mut previous: Option<u64> = None;
+    for j in 0..m {
+        let mut b = [0u8; 8];
+        b[..sw].copy_from_slice(&slots[sw * j..sw * (j + 1)]);
+        let slot = u64::from_le_bytes(b);
+        if previous.is_some_and(|p| slot <= p) {
+            return Err(format!(
+                "exception {j} is for entry {slot}, not after the previous one's {}",
+                previous.unwrap_or(0)
+            ));
+        }
+        previous = Some(slot);
+        if slot >= header.entries {
+            return Err(format!(
+                "exception {j} is for entry {slot}, beyond the {} entries",
+                header.entries
+            ));
+        }
+        if code(slot as usize) != ESCAPE {
+            return Err(format!(
+                "exception {j} is for entry {slot}, which is not escaped"
+            ));
+        }
+        let at = vw * j;
+        let v = if vw == 1 {
+            i64::from(values[at] as i8)
+        } else {
+            i64::from(i16::from_le_bytes([values[at], values[at + 1]]))
+        };
+        if !(-k..=k).contains(&v) {
+            return Err(format!(
+                "exception {j} (entry {slot}) is {v}, outside -{k}..={k}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::checksum::crc32;
+    use crate::error::TableError;
+    use crate::format::{encode_file, encode_head, parse, Encoding, Header, TableId, ESCAPE};
+    use crate::table::Table;
+    use std::path::Path;
+
+    fn id() -> TableId {
+        TableId {
+            game: "toy".into(),
+            options: vec![],
+            holes: 2,
+        }
+    }
+
+    /// A file with `header`'s fields and this payload, its checksums recomputed: what a bad
+    /// writer or a crafted file looks like.
+    fn recrc(header: &Header, payload: &[u8]) -> Vec<u8> {
+        let h = Header {
+            payload_crc: crc32(payload),
+            payload_len: payload.len() as u64,
+            ..header.clone()
+        };
+        [encode_head(&h), payload.to_vec()].concat()
+    }
+
+    fn split(file: &[u8]) -> (Header, Vec<u8>) {
+        let (h, at) = parse(Path::new("x"), file).unwrap();
+        (h, file[at..].to_vec())
+    }
+
+    fn bad(file: Vec<u8>, says: &str) {
+        match Table::from_bytes("crafted", file) {
+            Err(TableError::BadPayload { reason, .. }) => {
+                assert!(reason.contains(says), "{reason} (expected {says:?})")
+            }
+            other => panic!("expected a BadPayload about {says:?}, got {other:?}"),
+        }
+    }
+
+    /// Layer 21, 600 entries, exceptions 21 at every 50th slot.
+    fn with_exceptions() -> (Header, Vec<u8>) {
+        let v: Vec<i16> = (0..600)
+            .map(|i| if i % 50 == 0 { 21 } else { (i % 15) * 2 - 13 })
+            .collect();
+        let (h, p) = split(&encode_file(&id(), 21, &v));
+        assert_eq!(
+            (h.encoding, h.exceptions),
+            (Encoding::Nibble { step: 2 }, 12)
+        );
+        (h, p)
+    }
+
+    #[test]
+    fn a_sound_file_passes_and_its_recomputed_copy_too() {
+        let (h, p) = with_exceptions();
+        let t = Table::from_bytes("ok", recrc(&h, &p)).unwrap();
+        assert_eq!(t.get(50), 21);
+    }
+
+    #[test]
+    fn an_escape_without_exception_is_refused() {
+        // Entry 1 (code in the high nibble of byte 0) escaped: 13 escapes, 12 exceptions.
+        let (h, mut p) = with_exceptions();
+        p[0] |= ESCAPE << 4;
+        bad(
+            recrc(&h, &p),
+            "13 entries are escaped, but the exception list holds 12",
+        );
+        // The same damage without recomputing the checksum is reported as damage.
+        let (h, mut p) = with_exceptions();
+        let mut file = recrc(&h, &p);
+        p[0] |= ESCAPE << 4;
+        let at = file.len() - p.len();
+        file[at..].copy_from_slice(&p);
+        assert!(matches!(
+            Table::from_bytes("damaged", file),
+            Err(TableError::PayloadChecksum { .. })
+        ));
+    }
+
+    #[test]
+    fn exception_lists_out_of_order_range_or_place_are_refused() {
+        let (h, p) = with_exceptions();
+        let slots = 300 + 3; // nibbles, then 3 bases, then the 4-byte slots
+        let slot = |p: &mut Vec<u8>, j: usize, s: u32| {
+            p[slots + 4 * j..slots + 4 * j + 4].copy_from_slice(&s.to_le_bytes())
+        };
+        let mut q = p.clone();
+        slot(&mut q, 1, 0); // 0, 0, 100, ...
+        bad(
+            recrc(&h, &q),
+            "exception 1 is for entry 0, not after the previous one's 0",
+        );
+        let mut q = p.clone();
+        slot(&mut q, 11, 600);
+        bad(
+            recrc(&h, &q),
+            "exception 11 is for entry 600, beyond the 600 entries",
+        );
+        let mut q = p.clone();
+        slot(&mut q, 0, 1);
+        bad(
+            recrc(&h, &q),
+            "exception 0 is for entry 1, which is not escaped",
+        );
+        let mut q = p.clone();
+        let values = slots + 4 * 12;
+        q[values + 3] = 22;
+        bad(
+            recrc(&h, &q),
+            "exception 3 (entry 150) is 22, outside -21..=21",
+        );
+        // One exception fewer in the header (and the payload): an escape without exception.
+        let mut q = p.clone();
+        q.remove(values + 11);
+        q.drain(slots + 44..slots + 48);
+        let h2 = Header {
+            exceptions: 11,
+            ..h.clone()
+        };
+        bad(
+            recrc(&h2, &q),
+            "12 entries are escaped, but the exception list holds 11",
+        );
+    }
+
+    #[test]
+    fn values_outside_the_layer_are_refused() {
+        // A nibble block whose base puts a used code beyond the layer.
+        let (h, mut p) = with_exceptions();
+        p[300] = 20; // block 0's base: code 14 would be 34 > 21
+        bad(recrc(&h, &p), "outside -21..=21");
+        // Bytes and 16-bit entries: the 32767 of the damaged file served as it was.
+        let v: Vec<i16> = (0..50).map(|i| 100 - 4 * i).collect();
+        let (h, mut p) = split(&encode_file(&id(), 120, &v));
+        assert_eq!(h.encoding, Encoding::Byte);
+        p[7] = 121;
+        bad(recrc(&h, &p), "entry 7 is 121, outside -120..=120");
+        let v: Vec<i16> = (0..50).map(|i| 250 - 10 * i).collect();
+        let (h, mut p) = split(&encode_file(&id(), 250, &v));
+        assert_eq!(h.encoding, Encoding::Wide);
+        p[2 * 9..2 * 9 + 2].copy_from_slice(&32767i16.to_le_bytes());
+        bad(recrc(&h, &p), "entry 9 is 32767, outside -250..=250");
+    }
+}
