@@ -218,15 +218,12 @@ pub fn search_error(e: SearchError) -> anyhow::Error {
         SearchError::Interrupted => anyhow::Error::new(Interrupted(
             "the search was stopped before it finished (no value)".into(),
         )),
-        SearchError::Table(solver::TtError::KeyTooLarge { min_bytes, .. }) => {
-            let avail = available_memory().unwrap_or(0) as u128;
-            let advice = if min_bytes <= avail {
-                format!("give it at least --hash-mb {}", min_bytes.div_ceil(1 << 20))
-            } else {
-                "this board has too many positions to solve exactly on this machine".to_string()
-            };
-            anyhow!("cannot solve exactly: {e}; {advice}")
-        }
+        // Beyond the wide entry's reach (keys of 2^100 per table bucket): the table size only
+        // trades memory for speed, so there is nothing to advise.
+        SearchError::Table(solver::TtError::KeyTooLarge { .. }) => anyhow!(
+            "this position is too large for exact solving: it has more possible positions than \
+             the transposition table can tell apart exactly"
+        ),
         other => anyhow!("{other}"),
     }
 }

@@ -30,6 +30,10 @@ pub struct SearchArgs {
     /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node.
     #[arg(long, value_name = "DIR")]
     tables: Option<std::path::PathBuf>,
+    /// Use the wide (16-byte) table entries even where the narrow ones would do (for measuring
+    /// the wide path; values are the same).
+    #[arg(long, hide = true)]
+    wide_table: bool,
 }
 
 /// The default transposition table size.
@@ -55,6 +59,7 @@ impl SearchArgs {
             threads,
             tt_bytes: engine::tt_bytes(root, asked),
             stop: Some(engine::interrupt_flag()),
+            wide_table: self.wide_table,
             ..SearchConfig::default()
         })
     }

@@ -14,7 +14,8 @@ use super::progress::Progress;
 pub struct SearchConfig {
     /// Search threads (at least 1; 0 is taken as 1).
     pub threads: usize,
-    /// Transposition table size in bytes (rounded down to whole 16-byte buckets).
+    /// Transposition table size in bytes (rounded down to whole buckets of 16 bytes, or 32 with
+    /// wide entries).
     pub tt_bytes: usize,
     /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
     ///
@@ -50,6 +51,10 @@ pub struct SearchConfig {
     /// needless. (The yes/no tests of the best-move phase never do: they start at a root move's
     /// child, where the opponent needs one refutation.) Default 24: plies 0 to 23.
     pub defer_first_ply: u32,
+    /// Use the wide (16-byte) table entries even when the narrow ones would do: for tests and
+    /// for measuring the wide path against the narrow one on the same search. Default false: the
+    /// table picks its width from the keys (see [`crate::tt`]), which never changes a value.
+    pub wide_table: bool,
 }
 
 impl Default for SearchConfig {
@@ -66,6 +71,7 @@ impl Default for SearchConfig {
             bisect_after: 8,
             defer_ply: 32,
             defer_first_ply: 24,
+            wide_table: false,
         }
     }
 }

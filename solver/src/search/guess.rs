@@ -11,9 +11,9 @@ use super::node::Searcher;
 use super::order::move_order;
 use super::shared::{GUESS_PENDING, GUESS_STOPPED};
 use crate::game::{Children, Game};
-use crate::tt::{Entry, Slot};
+use crate::tt::{Entry, Slot, Width};
 
-impl<G: Game> Searcher<'_, '_, G> {
+impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
     /// Iterative deepening to `depth` with the heuristic ([`Game::estimate`]) at the horizon:
     /// leaves only move hints in the table, and returns the last iteration's heuristic value
     /// (a first guess for the exact search); `None` when stopped.
@@ -59,7 +59,14 @@ impl<G: Game> Searcher<'_, '_, G> {
     /// Depth-limited fail-soft alpha-beta on a heuristic value. Its results are not bounds on the
     /// future value, so only the best move is stored, as an ordering hint (bounds `-stake..=stake`),
     /// and never over an entry that holds bounds.
-    fn heuristic(&mut self, pos: &G, slot: Slot, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn heuristic(
+        &mut self,
+        pos: &G,
+        slot: Slot<W::Quotient>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.next_poll {
             self.poll();

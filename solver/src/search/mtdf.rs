@@ -5,10 +5,11 @@ use super::config::SearchConfig;
 use super::node::Searcher;
 use super::shared::Job;
 use crate::game::Game;
+use crate::tt::Width;
 
 /// One thread's share of a job; `None` when it was stopped.
-pub(super) fn run_job<G: Game>(
-    s: &mut Searcher<'_, '_, G>,
+pub(super) fn run_job<G: Game, W: Width>(
+    s: &mut Searcher<'_, '_, G, W>,
     job: Job<G>,
     cfg: &SearchConfig,
 ) -> Option<i32> {

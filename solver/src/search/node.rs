@@ -8,7 +8,7 @@ use super::oracle::OracleSlot;
 use super::order::move_order;
 use super::shared::{Shared, Stats};
 use crate::game::{Child, Children, FixedVec, Game, MAX_MOVES};
-use crate::tt::{Entry, Slot};
+use crate::tt::{Entry, Slot, Width};
 
 /// "Not cut against any path position": the cut ply of a path-independent result.
 const NO_CUT: u32 = u32::MAX;
@@ -26,10 +26,10 @@ struct PathEntry {
 /// What the enhanced transposition cutoff has learnt of one child: from its stake and the oracle
 /// before any child is searched, then from its table entry (`Searcher::late_etc`).
 #[derive(Clone, Copy)]
-struct Known {
+struct Known<Q: Copy> {
     /// The child's key and table slot (unset when the oracle answers: it is never searched).
     key: u128,
-    slot: Slot,
+    slot: Slot<Q>,
     /// Where the oracle keeps this child's value, when it answers for it (the child is then
     /// settled from it, not from the table).
     oracle: Option<OracleSlot>,
@@ -51,8 +51,8 @@ struct Outcome {
 }
 
 /// One thread's search state. Created per job.
-pub(super) struct Searcher<'s, 'a, G: Game> {
-    pub(super) sh: &'s Shared<'a, G>,
+pub(super) struct Searcher<'s, 'a, G: Game, W: Width> {
+    pub(super) sh: &'s Shared<'a, G, W>,
     pub(super) stats: Stats,
     pub(super) next_poll: u64,
     /// Nodes already reported to the shared progress counters.
@@ -69,9 +69,9 @@ pub(super) struct Searcher<'s, 'a, G: Game> {
     path: Vec<PathEntry>,
 }
 
-impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
+impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
     /// The searcher of thread `id` (from 0) of a job.
-    pub(super) fn new(sh: &'s Shared<'a, G>, id: usize) -> Self {
+    pub(super) fn new(sh: &'s Shared<'a, G, W>, id: usize) -> Self {
         Self {
             sh,
             id,
@@ -168,7 +168,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     }
 
     #[inline]
-    pub(super) fn probe(&mut self, slot: Slot) -> Option<Entry> {
+    pub(super) fn probe(&mut self, slot: Slot<W::Quotient>) -> Option<Entry> {
         self.stats.probes += 1;
         let e = self.sh.tt.probe_at(slot);
         self.stats.hits += u64::from(e.is_some());
@@ -181,7 +181,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         &mut self,
         pos: &G,
         key: u128,
-        slot: Slot,
+        slot: Slot<W::Quotient>,
         at: Place,
         alpha: i32,
         beta: i32,
@@ -328,7 +328,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         // table entries are only prefetched here; they are read after the first child's search
         // (see `late_etc`). Table and oracle bounds are true bounds on F, so these results are
         // path-independent even in cyclic games.
-        let mut etc: FixedVec<Known> = FixedVec::new();
+        let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
         for c in kids {
             // A child the oracle answers is never probed or searched: no key, no slot.
             let oracle = self.sh.oracle.and_then(|o| o.prefetch(&c.next));
@@ -492,7 +492,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
     fn late_etc(
         &mut self,
         kids: &[Child<G>],
-        etc: &mut [Known],
+        etc: &mut [Known<W::Quotient>],
         searched: u32,
         beta: i32,
     ) -> Option<(i32, usize)> {
@@ -525,7 +525,7 @@ impl<'s, 'a, G: Game> Searcher<'s, 'a, G> {
         &mut self,
         c: &Child<G>,
         key: u128,
-        slot: Slot,
+        slot: Slot<W::Quotient>,
         lo: i32,
         hi: i32,
         at: Place,

@@ -8,7 +8,7 @@ use super::defer::BusyMarks;
 use super::oracle::Oracle;
 use super::progress::Progress;
 use crate::game::Game;
-use crate::tt::TranspositionTable;
+use crate::tt::{Table, Width};
 
 /// Counters summed over threads.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,8 +35,9 @@ pub(super) enum Job<G> {
 }
 
 /// State shared by the threads of one job.
-pub(super) struct Shared<'a, G: Game> {
-    pub(super) tt: &'a TranspositionTable,
+pub(super) struct Shared<'a, G: Game, W: Width> {
+    /// The transposition table, of one entry width ([`Width`]); the search is compiled for each.
+    pub(super) tt: &'a Table<W>,
     pub(super) oracle: Option<&'a dyn Oracle<G>>,
     pub(super) busy: &'a BusyMarks,
     pub(super) threads: usize,
@@ -65,10 +66,10 @@ pub(super) const GUESS_PENDING: i32 = i32::MIN;
 /// [`Shared::guess`] when thread 0 was stopped before it made it.
 pub(super) const GUESS_STOPPED: i32 = i32::MIN + 1;
 
-impl<'a, G: Game> Shared<'a, G> {
+impl<'a, G: Game, W: Width> Shared<'a, G, W> {
     /// The shared state of `job`, searched as `cfg` says, with nothing proven yet.
     pub(super) fn new(
-        tt: &'a TranspositionTable,
+        tt: &'a Table<W>,
         oracle: Option<&'a dyn Oracle<G>>,
         busy: &'a BusyMarks,
         cfg: &'a SearchConfig,

@@ -15,7 +15,7 @@ use crate::game::{Child, Children, Game};
 use crate::toy::graph::{all_nodes, graph_spec, CycleFlag, Graph, GraphIx, GraphSpec};
 use crate::toy::reference::{brute_all, minimax as brute};
 use crate::toy::take::{take_game, Take, WideKeys};
-use crate::tt::{TranspositionTable, TtError};
+use crate::tt::{Narrow, Table, TtError};
 
 /// The exact value of every node of `spec`, by RULES §8.5 ([`brute_all`]), by key.
 fn fixpoint<const C: bool>(spec: &'static GraphSpec) -> HashMap<u128, i32> {
@@ -201,6 +201,38 @@ fn a_cycle_flag_on_an_acyclic_game_changes_nothing() {
     }
 }
 
+/// The wide entry searches exactly like the narrow one: with as many buckets the table behaves the
+/// same (same bucket, same replacement), so on one thread even the node counts agree; on several
+/// threads the values still match the fixpoint. Tables of 1 to 64 buckets force replacement.
+#[test]
+fn wide_entries_search_like_narrow_ones() {
+    let wide = |threads, bytes| SearchConfig {
+        wide_table: true,
+        ..cfg(threads, bytes)
+    };
+    for seed in 0..4 {
+        let spec = graph_spec(300 + seed, 6, 12, 55, 50);
+        let fx = fixpoint::<true>(spec);
+        let f = |p: &Graph<true>| fx[&p.key()];
+        for (i, p) in all_nodes::<true>(spec).iter().enumerate() {
+            let buckets = [1, 4, 64][i % 3];
+            let n = solve(p, &cfg(1, 16 * buckets), None).unwrap();
+            let w = solve(p, &wide(1, 32 * buckets), None).unwrap();
+            assert_eq!(
+                (n.value, &n.best, &n.pv, n.nodes, n.tt_hits),
+                (w.value, &w.best, &w.pv, w.nodes, w.tt_hits),
+                "{p:?}"
+            );
+            assert_eq!((n.tt_bytes, w.tt_bytes), (16 * buckets, 32 * buckets));
+            check_root(p, &wide(2, 32 * buckets), &f);
+        }
+    }
+    let g = take_game(7, 24, -4, 6);
+    let n = solve(&g, &cfg(1, 16 * 8), None).unwrap();
+    let w = solve(&g, &wide(1, 32 * 8), None).unwrap();
+    assert_eq!((n.value, &n.pv, n.nodes), (w.value, &w.pv, w.nodes));
+}
+
 /// An oracle that knows the exact values of the lowest layers.
 struct LowLayers<'a> {
     values: &'a HashMap<u128, i32>,
@@ -281,13 +313,20 @@ fn stop_flag_interrupts() {
 
 #[test]
 fn table_errors_are_reported() {
-    let root = WideKeys(take_game(3, 10, -4, 6));
+    // Keys too wide for the narrow entry in 1 MiB take the wide one and solve alike; keys beyond
+    // even the wide entry in a small table are refused.
+    let g = take_game(3, 10, -4, 6);
+    let want = solve(&g, &cfg(1, 1 << 20), None).unwrap();
+    let r = solve(&WideKeys::<60>(g), &cfg(1, 1 << 20), None).unwrap();
+    assert_eq!((r.value, &r.best, &r.pv), (want.value, &want.best, &want.pv));
+    let r = solve(&WideKeys::<112>(g), &cfg(1, 1 << 20), None).unwrap();
+    assert_eq!(r.value, want.value);
+    let root = WideKeys::<128>(g);
     let err = solve(&root, &cfg(1, 1 << 20), None).unwrap_err();
     assert!(
         matches!(err, SearchError::Table(TtError::KeyTooLarge { .. })),
         "{err}"
     );
-    assert!(solve(&root, &cfg(1, 1 << 30), None).is_ok());
 
     let big = take_game(3, 100, 1, 10);
     assert!(big.stake() > crate::tt::MAX_STAKE);
@@ -366,13 +405,13 @@ fn perf_large_graph() {
 /// The shared state of a two-thread value job with `lower..=upper` proven, as `Pool::run`
 /// makes it.
 fn two_threads<'a, G: Game>(
-    tt: &'a TranspositionTable,
+    tt: &'a Table<Narrow>,
     busy: &'a BusyMarks,
     cfg: &'a SearchConfig,
     pos: G,
     lower: i32,
     upper: i32,
-) -> Shared<'a, G> {
+) -> Shared<'a, G, Narrow> {
     Shared::new(tt, None, busy, cfg, Job::Exact(pos, lower, upper))
 }
 
@@ -381,7 +420,7 @@ fn two_threads<'a, G: Game>(
 #[test]
 fn a_test_another_thread_answered_is_given_up() {
     let g = take_game(3, 24, -4, 6);
-    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
+    let tt = Table::<Narrow>::zeroed(1 << 8).unwrap();
     let busy = BusyMarks::new();
     let c = cfg(2, 1 << 12);
     let shared = |lower, upper| two_threads(&tt, &busy, &c, g, lower, upper);
@@ -405,7 +444,7 @@ fn a_test_another_thread_answered_is_given_up() {
 #[test]
 fn the_guess_is_made_once_and_shared() {
     let g = take_game(5, 24, -4, 6);
-    let tt = TranspositionTable::for_game(&g, 1 << 12).unwrap();
+    let tt = Table::<Narrow>::zeroed(1 << 8).unwrap();
     let busy = BusyMarks::new();
     let c = cfg(2, 1 << 12);
     let s = g.stake();

@@ -14,7 +14,7 @@ use super::oracle::Oracle;
 use super::outcome::SearchError;
 use super::shared::{Job, Shared, Stats};
 use crate::game::Game;
-use crate::tt::TranspositionTable;
+use crate::tt::{Table, Tables, TranspositionTable, Width};
 
 /// Stack size of search threads: the recursion keeps a move list per ply on the stack, and plays
 /// within a layer of a cyclic game can be long. Only touched pages are committed.
@@ -36,7 +36,11 @@ impl<'o, G: Game> Pool<'o, G> {
         cfg: SearchConfig,
         oracle: Option<&'o dyn Oracle<G>>,
     ) -> Result<Self, SearchError> {
-        let tt = TranspositionTable::for_game(root, cfg.tt_bytes)?;
+        let tt = if cfg.wide_table {
+            TranspositionTable::wide(cfg.tt_bytes, root.key_bound(), root.stake())?
+        } else {
+            TranspositionTable::for_game(root, cfg.tt_bytes)?
+        };
         Ok(Self {
             tt,
             cfg,
@@ -61,38 +65,53 @@ impl<'o, G: Game> Pool<'o, G> {
             p.start_job(lo, hi);
         }
         self.busy.clear();
-        let shared = Shared::new(&self.tt, self.oracle, &self.busy, &self.cfg, job);
-        let cfg = &self.cfg;
-        let mut answer = None;
-        let mut stats = Stats::default();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..shared.threads)
-                .map(|id| {
-                    let shared = &shared;
-                    std::thread::Builder::new()
-                        .name(format!("search-{id}"))
-                        .stack_size(STACK_BYTES)
-                        .spawn_scoped(scope, move || {
-                            let mut s = Searcher::new(shared, id);
-                            let r = run_job(&mut s, job, cfg);
-                            if r.is_some() {
-                                shared.done.store(true, Ordering::Relaxed);
-                            }
-                            (r, s.finish())
-                        })
-                        .expect("cannot spawn a search thread")
-                })
-                .collect();
-            for h in handles {
-                let (r, st) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                stats.add(st);
-                // Every completed answer is exact; they agree, so take the first.
-                if answer.is_none() {
-                    answer = r;
-                }
-            }
-        });
+        let (answer, stats) = match self.tt.tables() {
+            Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job),
+            Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job),
+        };
         self.stats.add(stats);
         answer.ok_or(SearchError::Interrupted)
     }
+}
+
+/// Runs `job` on all threads over the table `tt` of one entry width (the search is compiled for
+/// each width); returns the first answer and the summed counters.
+fn run_on<G: Game, W: Width>(
+    tt: &Table<W>,
+    oracle: Option<&dyn Oracle<G>>,
+    busy: &BusyMarks,
+    cfg: &SearchConfig,
+    job: Job<G>,
+) -> (Option<i32>, Stats) {
+    let shared = Shared::new(tt, oracle, busy, cfg, job);
+    let mut answer = None;
+    let mut stats = Stats::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..shared.threads)
+            .map(|id| {
+                let shared = &shared;
+                std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut s = Searcher::new(shared, id);
+                        let r = run_job(&mut s, job, cfg);
+                        if r.is_some() {
+                            shared.done.store(true, Ordering::Relaxed);
+                        }
+                        (r, s.finish())
+                    })
+                    .expect("cannot spawn a search thread")
+            })
+            .collect();
+        for h in handles {
+            let (r, st) = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            stats.add(st);
+            // Every completed answer is exact; they agree, so take the first.
+            if answer.is_none() {
+                answer = r;
+            }
+        }
+    });
+    (answer, stats)
 }

@@ -72,11 +72,12 @@ pub(crate) fn take_game(seed: u64, len: usize, lo: i32, hi: i32) -> Take {
     }
 }
 
-/// A take-away game whose keys claim to need far more room than a small table has.
+/// A take-away game whose keys claim to need far more room than a small table has: keys below
+/// `2^BITS` (all of `u128` for 128), the game's own keys moved up to bit `BITS - 2`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct WideKeys(pub(crate) Take);
+pub(crate) struct WideKeys<const BITS: u32 = 60>(pub(crate) Take);
 
-impl Game for WideKeys {
+impl<const BITS: u32> Game for WideKeys<BITS> {
     type Move = u8;
     const CAN_CYCLE: bool = false;
     fn children(&self, out: &mut Children<Self>) {
@@ -92,10 +93,14 @@ impl Game for WideKeys {
         }
     }
     fn key(&self) -> u128 {
-        self.0.key()
+        self.0.key() + (1 << (BITS - 2))
     }
     fn key_bound(&self) -> u128 {
-        1 << 60
+        if BITS == 128 {
+            u128::MAX
+        } else {
+            1 << BITS
+        }
     }
     fn stake(&self) -> i32 {
         self.0.stake()

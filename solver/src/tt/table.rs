@@ -1,0 +1,198 @@
+//! The table of one entry width: buckets, probe, store and replacement, written once for both
+//! widths ([`Width`]); the search is compiled for each, so the narrow path costs what it always
+//! did.
+
+use std::alloc::Layout;
+use std::fmt;
+
+use super::{merge, Entry, TtError};
+
+/// One entry width: how a key splits into bucket and quotient, and how an entry is packed into a
+/// word and read and written atomically.
+pub(crate) trait Width: 'static {
+    /// One packed entry (`u64` or `u128`); all-zero is the empty slot.
+    type Word: Copy + Eq + Default;
+    /// A key's quotient, at most [`Width::MAX_QUOTIENT`].
+    type Quotient: Copy + Default + Eq + fmt::Debug;
+    /// Two atomic words, aligned so that a bucket never straddles a cache line; all-zero bytes
+    /// must be a valid, empty bucket.
+    type Bucket: Sync + Send;
+    /// The largest quotient an entry can hold.
+    const MAX_QUOTIENT: u128;
+    /// `(key % len, key / len)`.
+    fn split(key: u128, len: u64) -> (usize, Self::Quotient);
+    /// Word `i` (0 or 1) of a bucket, by one relaxed atomic load.
+    fn load(b: &Self::Bucket, i: usize) -> Self::Word;
+    /// Writes word `i` of a bucket by one relaxed atomic store.
+    fn store(b: &Self::Bucket, i: usize, w: Self::Word);
+    /// The key field a word for `quotient` holds (`quotient + 1`, never 0).
+    fn tag(quotient: Self::Quotient) -> Self::Word;
+    /// The key field of a word (0 when empty).
+    fn stored_tag(w: Self::Word) -> Self::Word;
+    /// A word for `quotient` holding `e`.
+    fn pack(quotient: Self::Quotient, e: Entry) -> Self::Word;
+    /// The entry a word holds.
+    fn unpack(w: Self::Word) -> Entry;
+    /// The work field of a word (0 for an empty slot).
+    fn work(w: Self::Word) -> u8;
+    /// Whether a word is the empty slot.
+    fn is_empty(w: Self::Word) -> bool;
+}
+
+/// Where a key lives in a table: its bucket and the quotient stored to identify it. Only valid for
+/// the table that computed it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Slot<Q = u64> {
+    pub(super) index: usize,
+    pub(super) quotient: Q,
+}
+
+/// A table of one width. Share it by `&` between threads.
+pub(crate) struct Table<W: Width> {
+    buckets: Box<[W::Bucket]>,
+    /// `buckets.len()` as a `u64`, the divisor of the key.
+    len: u64,
+}
+
+impl<W: Width> Table<W> {
+    /// Bytes of one bucket.
+    pub(crate) const BUCKET_BYTES: usize = std::mem::size_of::<W::Bucket>();
+
+    /// The largest quotient of keys below `key_bound` in a table of `n` buckets.
+    pub(crate) fn largest_quotient(key_bound: u128, n: usize) -> u128 {
+        key_bound.saturating_sub(1) / n as u128
+    }
+
+    /// A zeroed table of `n >= 1` buckets, or [`TtError::Alloc`].
+    pub(crate) fn zeroed(n: usize) -> Result<Self, TtError> {
+        let alloc_err = TtError::Alloc {
+            bytes: n.saturating_mul(Self::BUCKET_BYTES),
+        };
+        let layout = Layout::array::<W::Bucket>(n).map_err(|_| alloc_err.clone())?;
+        // Zeroed allocation: the allocator hands out fresh pages already zeroed (calloc / mmap), so
+        // a big table costs nothing until touched, and the all-zero word is the empty slot.
+        // SAFETY: `layout` has non-zero size (n >= 1 and a bucket is 16 or 32 bytes).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<W::Bucket>();
+        if ptr.is_null() {
+            return Err(alloc_err);
+        }
+        crate::memory::advise_huge_pages(ptr.cast::<u8>(), layout.size());
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
+        // which is the layout `Box<[Bucket]>` frees with; all-zero bytes are a valid bucket
+        // (atomics of 0, see `Width::Bucket`).
+        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)) };
+        Ok(Self {
+            buckets,
+            len: n as u64,
+        })
+    }
+
+    /// The table's size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.buckets.len() * Self::BUCKET_BYTES
+    }
+
+    /// The number of entries the table can hold.
+    pub(crate) fn capacity(&self) -> usize {
+        self.buckets.len() * 2
+    }
+
+    /// Where `key` lives: its bucket and quotient. Computing it costs a division, so the search
+    /// computes it once per position and reuses it for prefetch, probe and store.
+    #[inline]
+    pub(crate) fn slot(&self, key: u128) -> Slot<W::Quotient> {
+        let (index, quotient) = W::split(key, self.len);
+        Slot { index, quotient }
+    }
+
+    /// Asks the CPU to start loading the bucket of `slot`, so that several probes can wait for
+    /// memory at the same time (the search prefetches all children before probing any).
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: Slot<W::Quotient>) {
+        crate::memory::prefetch(&self.buckets[slot.index]);
+    }
+
+    /// What the table knows about `key`, if anything.
+    #[inline]
+    pub(crate) fn probe(&self, key: u128) -> Option<Entry> {
+        self.probe_at(self.slot(key))
+    }
+
+    /// What the table knows about the key of `slot`, if anything.
+    #[inline]
+    pub(crate) fn probe_at(&self, slot: Slot<W::Quotient>) -> Option<Entry> {
+        let want = W::tag(slot.quotient);
+        let b = &self.buckets[slot.index];
+        let w0 = W::load(b, 0);
+        if W::stored_tag(w0) == want {
+            return Some(W::unpack(w0));
+        }
+        let w1 = W::load(b, 1);
+        if W::stored_tag(w1) == want {
+            return Some(W::unpack(w1));
+        }
+        None
+    }
+
+    /// Records what the search learned about `key`; see [`Table::store_at`].
+    #[inline]
+    pub(crate) fn store(&self, key: u128, e: Entry) {
+        self.store_at(self.slot(key), e);
+    }
+
+    /// Records what the search learned about the key of `slot`, merging it with what the table
+    /// already knows about the same key (both are true bounds, so their intersection is too).
+    ///
+    /// Concurrent stores to one bucket may lose one of the updates, never corrupt an entry.
+    #[inline]
+    pub(crate) fn store_at(&self, slot: Slot<W::Quotient>, e: Entry) {
+        let q = slot.quotient;
+        let want = W::tag(q);
+        let b = &self.buckets[slot.index];
+        let w0 = W::load(b, 0);
+        if W::stored_tag(w0) == want {
+            W::store(b, 0, W::pack(q, merge(W::unpack(w0), e)));
+            return;
+        }
+        let w1 = W::load(b, 1);
+        if W::stored_tag(w1) == want {
+            let m = merge(W::unpack(w1), e);
+            if m.work >= W::work(w0) {
+                // Promote: the entry now represents more work than the keeper.
+                W::store(b, 0, W::pack(q, m));
+                W::store(b, 1, w0);
+            } else {
+                W::store(b, 1, W::pack(q, m));
+            }
+            return;
+        }
+        if e.work >= W::work(w0) {
+            W::store(b, 1, w0);
+            W::store(b, 0, W::pack(q, e));
+        } else {
+            W::store(b, 1, W::pack(q, e));
+        }
+    }
+
+    /// Empties the table, using all threads of the rayon pool.
+    pub(crate) fn clear(&self) {
+        use rayon::prelude::*;
+        self.buckets.par_chunks(1 << 14).for_each(|chunk| {
+            for b in chunk {
+                W::store(b, 0, W::Word::default());
+                W::store(b, 1, W::Word::default());
+            }
+        });
+    }
+
+    /// The fraction of occupied slots, in permille, estimated from the first few thousand buckets
+    /// (for progress displays).
+    pub(crate) fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(4096);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| (0..2).filter(|&i| !W::is_empty(W::load(b, i))).count())
+            .sum();
+        (used * 1000 / (2 * sample)) as u32
+    }
+}

@@ -1,0 +1,252 @@
+use super::*;
+use proptest::prelude::*;
+
+fn entry(lower: i32, upper: i32, best: Option<u8>, work: u8) -> Entry {
+    Entry {
+        lower,
+        upper,
+        best,
+        work,
+    }
+}
+
+/// The value, move and work a test stores for key `k` (so that any hit can be checked).
+fn entry_of(k: u128) -> Entry {
+    let v = (k % 201) as i32 - 100;
+    entry(v, v, Some((k % 32) as u8), (k % 16) as u8)
+}
+
+fn check_round_trip<W: Width>(q: W::Quotient, e: Entry) -> Result<(), TestCaseError> {
+    let word = W::pack(q, e);
+    prop_assert!(!W::is_empty(word));
+    prop_assert!(W::stored_tag(word) == W::tag(q));
+    prop_assert_eq!(W::unpack(word), e);
+    prop_assert_eq!(W::work(word), e.work);
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn packing_round_trips(
+        q in 0..=narrow::MAX_QUOTIENT,
+        wq in 0..=wide::MAX_QUOTIENT,
+        a in MIN_VALUE..=MAX_VALUE,
+        b in MIN_VALUE..=MAX_VALUE,
+        mv in proptest::option::of(0u8..crate::game::MAX_MOVES as u8),
+        w in 0..=MAX_WORK,
+    ) {
+        let e = entry(a, b, mv, w);
+        check_round_trip::<Narrow>(q, e)?;
+        check_round_trip::<Wide>(wq, e)?;
+        check_round_trip::<Wide>(wide::MAX_QUOTIENT, e)?;
+        // Below the key, both widths hold the same fields.
+        let fields = (1u64 << fields::PAYLOAD_BITS) - 1;
+        prop_assert_eq!(Wide::pack(wq, e) as u64 & fields, Narrow::pack(q, e) & fields);
+    }
+
+    /// Keys that share a bucket never answer for one another, whatever the table size.
+    #[test]
+    fn distinct_keys_never_collide(
+        buckets in 1usize..64,
+        keys in proptest::collection::btree_set(0u128..5000, 1..200),
+    ) {
+        for tt in [
+            TranspositionTable::new(buckets * 16, 5000, 100).unwrap(),
+            TranspositionTable::wide(buckets * 32, 5000, 100).unwrap(),
+        ] {
+            for &k in &keys {
+                tt.store(k, entry_of(k));
+                for &j in &keys {
+                    if let Some(e) = tt.probe(j) {
+                        prop_assert_eq!(e.lower, entry_of(j).lower);
+                        prop_assert_eq!(e.best, entry_of(j).best);
+                    }
+                }
+                // The key just stored is always found.
+                prop_assert!(tt.probe(k).is_some());
+            }
+        }
+    }
+
+    /// The same with keys all over the wide entry's range (up to 2^100 times the buckets): a wide
+    /// table never returns a wrong hit, and keys that differ only in high bits stay apart.
+    #[test]
+    fn wide_keys_never_collide(
+        buckets in 1usize..16,
+        low in proptest::collection::vec(0u128..64, 1..40),
+        high in proptest::collection::vec(0u128..(1 << 40), 1..40),
+    ) {
+        let bound = (wide::MAX_QUOTIENT + 1) * buckets as u128;
+        let tt = TranspositionTable::wide(buckets * 32, bound, 100).unwrap();
+        assert!(tt.is_wide());
+        let mut keys: Vec<u128> = low
+            .iter()
+            .zip(high.iter().cycle())
+            .map(|(&l, &h)| ((h << 59) | l) % bound)
+            .collect();
+        keys.push(bound - 1);
+        keys.sort_unstable();
+        keys.dedup();
+        for &k in &keys {
+            tt.store(k, entry_of(k));
+            for &j in &keys {
+                if let Some(e) = tt.probe(j) {
+                    prop_assert_eq!(e, Entry { work: e.work, ..entry_of(j) });
+                }
+            }
+            prop_assert!(tt.probe(k).is_some());
+        }
+    }
+}
+
+/// Writers race on a few buckets with keys that differ in both halves of the wide word; readers
+/// probing meanwhile must only ever see an entry written for the very key they ask about. A torn
+/// 16-byte entry (one half from each of two stores) would show as a key with another key's value.
+#[test]
+fn concurrent_wide_writers_never_yield_a_wrong_hit() {
+    let buckets = 4u128;
+    let bound = (wide::MAX_QUOTIENT + 1) * buckets;
+    let tt = TranspositionTable::wide(buckets as usize * 32, bound, 100).unwrap();
+    // Keys in the same buckets whose quotients differ in the low and the high 64 bits.
+    let keys: Vec<u128> = (0..64u128)
+        .map(|i| ((i * 0x9e37_79b9_7f4a_7c15 % (1 << 36)) << 64 | (i * 977)) % bound)
+        .collect();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for t in 0..2 {
+            let (tt, keys) = (&tt, &keys);
+            s.spawn(move || {
+                for round in 0..20_000usize {
+                    let k = keys[(round * 7 + t * 13) % keys.len()];
+                    tt.store(k, entry_of(k));
+                }
+            });
+        }
+        let (tt, keys, stop) = (&tt, &keys, &stop);
+        s.spawn(move || {
+            let mut hits = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for &k in keys {
+                    if let Some(e) = tt.probe(k) {
+                        let want = entry_of(k);
+                        assert_eq!((e.lower, e.upper, e.best), (want.lower, want.upper, want.best));
+                        hits += 1;
+                    }
+                }
+            }
+            assert!(hits > 0);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+}
+
+#[test]
+fn u128_keys_locate_like_u64_keys() {
+    // Keys above 2^64 need a table of 2^28+ buckets to be accepted; check the arithmetic alone.
+    let tt = Table::<Narrow>::zeroed(1000).unwrap();
+    let wt = Table::<Wide>::zeroed(1000).unwrap();
+    for k in [
+        0u128,
+        999,
+        1000,
+        12345,
+        u64::MAX as u128,
+        (1u128 << 64) + 7,
+        (1u128 << 90) + 3,
+    ] {
+        assert_eq!(tt.slot(k), Slot { index: (k % 1000) as usize, quotient: (k / 1000) as u64 });
+        assert_eq!(wt.slot(k), Slot { index: (k % 1000) as usize, quotient: k / 1000 });
+    }
+}
+
+#[test]
+fn chooses_the_width_and_rejects_keys_beyond_the_wide_entry_and_big_stakes() {
+    // 1 bucket: quotient = key, narrow while key_bound - 1 <= MAX_QUOTIENT, then wide.
+    let narrow_max = narrow::MAX_QUOTIENT as u128;
+    assert!(!TranspositionTable::new(16, narrow_max + 1, 10).unwrap().is_wide());
+    let t = TranspositionTable::new(16, narrow_max + 2, 10).unwrap();
+    assert!(t.is_wide());
+    assert_eq!(t.bytes(), 32, "at least one wide bucket");
+    assert!(!TranspositionTable::new(32, narrow_max + 2, 10).unwrap().is_wide());
+    let t = TranspositionTable::new(1 << 16, (1u128 << 50) + 12345, 10).unwrap();
+    assert!(t.is_wide());
+    assert_eq!(t.capacity(), 2 * (1 << 16) / 32);
+
+    // Beyond the wide entry: refused, with the size that would do.
+    let wide_max = wide::MAX_QUOTIENT;
+    assert!(TranspositionTable::new(32, wide_max + 1, 10).is_ok());
+    let err = TranspositionTable::new(32, wide_max + 2, 10).unwrap_err();
+    match err {
+        TtError::KeyTooLarge { min_bytes, .. } => {
+            assert_eq!(min_bytes, 64);
+            assert!(TranspositionTable::new(64, wide_max + 2, 10).is_ok());
+        }
+        e => panic!("unexpected {e:?}"),
+    }
+    let err = TranspositionTable::new(1 << 16, u128::MAX, 10).unwrap_err();
+    let TtError::KeyTooLarge { min_bytes, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(min_bytes, (u128::MAX - 1) / (wide_max + 1) * 32 + 32);
+    assert!(err.to_string().contains("too small"));
+
+    assert!(TranspositionTable::new(1024, 100, MAX_STAKE).is_ok());
+    for bound in [100, u128::MAX] {
+        let err = TranspositionTable::new(1024, bound, MAX_STAKE + 1).unwrap_err();
+        assert_eq!(
+            err,
+            TtError::StakeTooLarge {
+                stake: MAX_STAKE + 1,
+                max: MAX_STAKE
+            }
+        );
+    }
+}
+
+#[test]
+fn allocation_failure_is_an_error() {
+    let err = TranspositionTable::new(usize::MAX / 2, 100, 10).unwrap_err();
+    assert!(matches!(err, TtError::Alloc { .. }), "{err:?}");
+    let err = TranspositionTable::wide(usize::MAX / 2, 100, 10).unwrap_err();
+    assert!(matches!(err, TtError::Alloc { .. }), "{err:?}");
+}
+
+#[test]
+fn merge_replace_and_clear() {
+    // One bucket, everything collides; the same story in both widths.
+    for tt in [
+        TranspositionTable::new(16, 1000, 50).unwrap(),
+        TranspositionTable::wide(32, 1 << 99, 50).unwrap(),
+    ] {
+        // Wide keys that differ from each other only in their low bits.
+        let base = if tt.is_wide() { 1u128 << 90 } else { 0 };
+        let k = |i: u128| base + i;
+        tt.store(k(7), entry(-50, 10, Some(1), 9));
+        tt.store(k(7), entry(3, 50, None, 2));
+        assert_eq!(tt.probe(k(7)), Some(entry(3, 10, Some(1), 9)));
+        // Less work than the keeper: goes to slot 1, keeper stays.
+        tt.store(k(8), entry(0, 0, None, 1));
+        tt.store(k(9), entry(1, 1, None, 1));
+        assert_eq!(tt.probe(k(8)), None);
+        assert!(tt.probe(k(7)).is_some() && tt.probe(k(9)).is_some());
+        // More work: takes slot 0, old keeper is demoted to slot 1.
+        tt.store(k(10), entry(2, 2, None, 12));
+        assert_eq!(tt.probe(k(7)).map(|e| e.work), Some(9));
+        assert_eq!(tt.probe(k(10)).map(|e| e.lower), Some(2));
+        assert_eq!(tt.probe(k(9)), None);
+        assert!(tt.hashfull() > 0);
+        tt.clear();
+        assert_eq!(tt.probe(k(7)), None);
+        assert_eq!(tt.probe(k(10)), None);
+        assert_eq!(tt.hashfull(), 0);
+    }
+}
+
+#[test]
+fn work_scale() {
+    assert_eq!(Entry::work_of(0), 0);
+    assert_eq!(Entry::work_of(1), 1);
+    assert_eq!(Entry::work_of(1000), 10);
+    assert_eq!(Entry::work_of(u64::MAX), MAX_WORK);
+}
