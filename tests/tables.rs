@@ -1,6 +1,7 @@
 //! Endgame tables: tables against the search on every position of small boards of every game,
 //! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
 
+use crate::reference::{self, RefGame};
 use crate::util::{cfg, fails, json, mancala, ok, temp_dir, Position, Setup, Side};
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
@@ -23,7 +24,7 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
     let opts = BuildOptions {
         threads: 2,
         progress: false,
-        max_moves: holes as u32,
+        cyclic_by_graph: false,
     };
     tables::build(&ix, &id, &dir, k, &opts, |_| {}).unwrap();
     let tb = Tablebase::open(ix, id, &dir, Check::Checksums).unwrap();
@@ -125,6 +126,85 @@ fn walak_pussa_tables_equal_the_search() {
 fn san_yao_tables_equal_the_search() {
     tables_equal_search(SanYao, 2, 7);
     tables_equal_search(SanYao, 3, 4);
+}
+
+/// Builds layers `0..=k` of a cyclic game with the lean passes (2 threads) and with the former
+/// explicit-graph algorithm (1 thread): the files must be equal byte for byte. Then every
+/// position of the `brute` top layers is checked against the reference engine's brute-force
+/// §8.5 solver.
+fn lean_cyclic_build_equals_graph_and_brute_force<R: Rules>(
+    rules: R,
+    holes: u8,
+    k: u32,
+    brute: u32,
+    game: RefGame,
+) {
+    let name = format!(
+        "{}-{holes}-{k}-{}",
+        R::KIND.name(),
+        rules.option_names().join("+")
+    );
+    let (lean_dir, graph_dir) = (
+        temp_dir(&format!("lean-{name}")),
+        temp_dir(&format!("graph-{name}")),
+    );
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let opts = |threads, cyclic_by_graph| BuildOptions {
+        threads,
+        progress: false,
+        cyclic_by_graph,
+    };
+    tables::build(&ix, &id, &lean_dir, k, &opts(2, false), |_| {}).unwrap();
+    tables::build(&ix, &id, &graph_dir, k, &opts(1, true), |_| {}).unwrap();
+    for layer in 0..=k {
+        let file = id.file_name(layer);
+        let lean = std::fs::read(lean_dir.join(&file)).unwrap();
+        assert!(
+            lean == std::fs::read(graph_dir.join(&file)).unwrap(),
+            "{file}: the lean build differs from the graph build"
+        );
+    }
+    let tb = Tablebase::open(ix, id, &lean_dir, Check::Checksums).unwrap();
+    let (mut checked, mut nonzero) = (0, 0);
+    for layer in k.saturating_sub(brute)..=k {
+        for i in 0..ix.layer_len(layer) {
+            let Some(p) = ix.position(layer, i) else {
+                continue;
+            };
+            // The reference's value is South's final margin; the tables' is the mover's.
+            let q = reference::parse(&p.to_string()).unwrap();
+            let south = reference::value(game, &q);
+            let want = if q.to_move == Some(1) { -south } else { south };
+            assert_eq!(tb.probe_value(&p), Some(want), "{name}: {p}");
+            checked += 1;
+            nonzero += usize::from(want != 0);
+        }
+    }
+    assert!(
+        checked > 0 && nonzero > 0,
+        "{name}: {checked} positions, {nonzero} not 0"
+    );
+    std::fs::remove_dir_all(&lean_dir).unwrap();
+    std::fs::remove_dir_all(&graph_dir).unwrap();
+}
+
+#[test]
+fn lean_cyclic_tables_equal_the_graph_algorithm_and_brute_force() {
+    lean_cyclic_build_equals_graph_and_brute_force(DjenonAboure, 3, 9, 1, RefGame::DjenonAboure);
+    lean_cyclic_build_equals_graph_and_brute_force(DjenonAboure, 4, 7, 0, RefGame::DjenonAboure);
+    for singleton_restriction in [false, true] {
+        let rules = WalakPussa {
+            singleton_restriction,
+        };
+        let reference = RefGame::WalakPussa {
+            singleton_restriction,
+        };
+        lean_cyclic_build_equals_graph_and_brute_force(rules, 3, 9, 1, reference);
+        lean_cyclic_build_equals_graph_and_brute_force(rules, 4, 7, 0, reference);
+    }
+    lean_cyclic_build_equals_graph_and_brute_force(SanYao, 3, 9, 1, RefGame::SanYao);
+    lean_cyclic_build_equals_graph_and_brute_force(SanYao, 4, 7, 0, RefGame::SanYao);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,10 @@ mod toy;
 
 pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
 pub use memory::{advise_huge_pages, huge_vec, prefetch};
-pub use retro::{placed_moves, solve_layer, Indexer, Lower, Placed, Schedule, OVER};
+pub use retro::{
+    layer_working_bytes, placed_moves, solve_layer, solve_layer_by_graph, Indexer, Lower, Placed,
+    Schedule, OVER,
+};
 pub use search::{
     analyze, solve, Oracle, OracleSlot, Progress, SearchConfig, SearchError, SearchResult, Solver,
 };

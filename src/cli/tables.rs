@@ -185,7 +185,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
     let threads = engine::threads(a.threads)?;
-    let mem = tables::memory_estimate(&ix, k, holes as u32);
+    let mem = tables::memory_estimate(&ix, k);
     eprintln!(
         "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables); {threads} thread{}",
         dir.display(),
@@ -200,7 +200,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let opts = BuildOptions {
         threads,
         progress: a.progress || std::io::stderr().is_terminal(),
-        max_moves: holes as u32,
+        cyclic_by_graph: false,
     };
     let started = Instant::now();
     let mut out = std::io::stdout().lock();

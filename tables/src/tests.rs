@@ -137,7 +137,7 @@ fn opts(threads: usize) -> BuildOptions {
     BuildOptions {
         threads,
         progress: false,
-        max_moves: 9,
+        cyclic_by_graph: false,
     }
 }
 
@@ -192,6 +192,29 @@ fn acyclic_tables_equal_the_search() {
 #[test]
 fn cyclic_tables_equal_the_search() {
     tables_match_search::<true>(7);
+}
+
+#[test]
+fn lean_cyclic_files_equal_the_graph_algorithm_byte_for_byte() {
+    let lean_dir = temp_dir("lean");
+    let graph_dir = temp_dir("graph");
+    let by_graph = BuildOptions {
+        cyclic_by_graph: true,
+        ..opts(1)
+    };
+    build(&Toy::<true>, &id(true), &lean_dir, 9, &opts(2), |_| {}).unwrap();
+    build(&Toy::<true>, &id(true), &graph_dir, 9, &by_graph, |_| {}).unwrap();
+    for k in 0..=9 {
+        let name = id(true).file_name(k);
+        let lean = std::fs::read(lean_dir.join(&name)).unwrap();
+        assert_eq!(
+            lean,
+            std::fs::read(graph_dir.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    std::fs::remove_dir_all(&lean_dir).unwrap();
+    std::fs::remove_dir_all(&graph_dir).unwrap();
 }
 
 #[test]
@@ -336,9 +359,13 @@ fn verify_catches_a_wrong_entry() {
 
 #[test]
 fn memory_estimate_counts_entries() {
-    let m = memory_estimate(&Toy::<false>, 3, 9);
+    let m = memory_estimate(&Toy::<false>, 3);
     assert_eq!(m.entries, 1 + 4 + 9 + 16);
     assert_eq!(m.largest_layer, 16);
-    // Layers 0..=2 (14 entries): a plain byte and at most a byte of table each.
-    assert_eq!(m.tables, 28);
+    // Layers 0..=2 (14 entries): a plain byte and half a byte of table each.
+    assert_eq!(m.tables, 21);
+    // The top layer: 2 bytes of values and a byte of file per slot when acyclic; the lean
+    // cyclic passes add 2 bytes of best exits and a live bit (one 8-byte word here).
+    assert_eq!(m.working, 48);
+    assert_eq!(memory_estimate(&Toy::<true>, 3).working, 16 * 4 + 8);
 }

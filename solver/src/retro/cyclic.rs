@@ -1,4 +1,6 @@
-//! Cyclic layers: the exact §8.5 fixpoint, all thresholds in one linear pass with counters.
+//! Cyclic layers by the explicit in-layer graph: the exact §8.5 fixpoint, all thresholds in one
+//! linear pass with counters. No longer the default (the lean passes of `passes.rs` are); kept as an
+//! independent check of them ([`super::solve_layer_by_graph`]).
 //!
 //! See the module docs of `retro` for the algorithm and why it is exact.
 

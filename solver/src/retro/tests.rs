@@ -64,8 +64,14 @@ fn solve_layer_fn<I: Indexer>() -> LayerFn<I> {
     |ix, layer, lower, progress| solve_layer(ix, layer, lower, progress)
 }
 
+/// The counter algorithm on the explicit graph (the former cyclic builder).
 fn cyclic_fn<I: Indexer>() -> LayerFn<I> {
     |ix, layer, lower, progress| cyclic::solve(ix, layer, lower, progress)
+}
+
+/// The lean cyclic passes, called directly (also on acyclic games).
+fn passes_fn<I: Indexer>() -> LayerFn<I> {
+    |ix, layer, lower, progress| passes::solve(ix, layer, lower, progress)
 }
 
 fn acyclic_fn<I: Indexer>() -> LayerFn<I> {
@@ -419,6 +425,86 @@ fn retro_random_cyclic_matches_brute_force() {
 }
 
 #[test]
+fn retro_lean_passes_equal_the_graph_algorithm_and_brute_force() {
+    // Track, Digits (acyclic, through the passes too), and random graphs: mixed, and cycle-heavy
+    // ones (many internal edges, at most one exit: long forced chains, many endless draws).
+    let track = TrackIx;
+    let lean = solve_all(&track, 6, passes_fn());
+    assert!(lean == solve_all(&track, 6, cyclic_fn()), "Track");
+    assert_tables_eq(
+        &track,
+        &lean,
+        &brute_all(&track, 6),
+        "Track, lean vs brute force",
+    );
+    let digits = DigitsIx { d: 4 };
+    let lean = solve_all(&digits, 5, passes_fn());
+    assert!(lean == solve_all(&digits, 5, cyclic_fn()), "Digits");
+    assert_tables_eq(
+        &digits,
+        &lean,
+        &minimax_all(&digits, 5),
+        "Digits, lean vs minimax",
+    );
+    let mut rng = Rng(17);
+    for round in 0..80 {
+        let heavy = round % 2 == 1;
+        let sizes = random_sizes(&mut rng, 6, if heavy { 300 } else { 60 });
+        let (internal, exits) = if heavy { (6, 1) } else { (4, 2) };
+        let g = RGraph::new(rng.next(), &sizes, internal, exits, false);
+        let ix = RandIx::<true>(g);
+        let top = sizes.len() as u32 - 1;
+        let lean = solve_all(&ix, top, passes_fn());
+        let graph = solve_all(&ix, top, cyclic_fn());
+        assert!(lean == graph, "round {round}: lean vs graph");
+        assert_tables_eq(
+            &ix,
+            &lean,
+            &brute_all(&ix, top),
+            &format!("round {round}: lean vs brute force"),
+        );
+    }
+}
+
+#[test]
+fn retro_lean_passes_follow_long_chains_against_the_slot_order() {
+    // A chain in which every slot's only move leads to the next higher slot and the top one
+    // exits: each pass in slot order moves the value down by one slot only, so this needs
+    // about as many passes as the chain is long, and every slot must end with the exit's value
+    // (or its negation, turn passing at every step).
+    let n = 2 * 4096 + 5; // several chunks
+    let mut nodes = Vec::new();
+    for x in 0..n {
+        let internal = if x + 1 < n {
+            vec![(x + 1, true)]
+        } else {
+            vec![]
+        };
+        let exits = if x + 1 < n {
+            vec![]
+        } else {
+            vec![(0, 0, 2, false)]
+        };
+        nodes.push(RNode { internal, exits });
+    }
+    let layer0 = vec![RNode {
+        internal: vec![],
+        exits: vec![],
+    }];
+    let g: &'static RGraph = Box::leak(Box::new(RGraph {
+        layers: vec![layer0, nodes],
+    }));
+    let ix = RandIx::<true>(g);
+    let lean = with_threads(2, || solve_all(&ix, 1, passes_fn()));
+    assert!(lean == solve_all(&ix, 1, cyclic_fn()));
+    let last = n as usize - 1;
+    for (x, &v) in lean[1][..last].iter().enumerate() {
+        let want = if (last - x).is_multiple_of(2) { 2 } else { -2 };
+        assert_eq!(v, want, "slot {x}");
+    }
+}
+
+#[test]
 fn retro_random_cyclic_small_matches_first_cycle_search() {
     let mut rng = Rng(13);
     for round in 0..200 {
@@ -471,6 +557,8 @@ fn retro_same_tables_with_1_and_4_threads() {
     assert!(one == four, "Digits");
     let four_cyclic = with_threads(4, || solve_all(&ix, 5, cyclic_fn()));
     assert!(one == four_cyclic, "Digits, cyclic algorithm");
+    let four_lean = with_threads(4, || solve_all(&ix, 5, passes_fn()));
+    assert!(one == four_lean, "Digits, lean cyclic algorithm");
 
     let g = RGraph::new(99, &[20_000, 30_000, 30_000, 40_000], 3, 2, false);
     let ix = RandIx::<true>(g);

@@ -1,0 +1,228 @@
+//! Cyclic layers, lean: the §8.5 fixpoint by value iteration from 0, in passes over the layer
+//! that regenerate each position's children. No graph is stored: about 4 bytes per slot.
+//!
+//! See the module docs of `retro` ("The lean cyclic algorithm") for why iterating
+//! `F(x) = max over children` from all zeros, in place, until a pass changes nothing, yields
+//! exactly the §8.5 values, and why a slot marked final can be skipped.
+
+use std::sync::atomic::{AtomicI16, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::entry::{classify, into_values, to_entry, Edge, CHUNK};
+use super::index::{Indexer, Lower};
+use crate::game::{Child, Children, Game};
+use crate::memory::huge_vec;
+
+/// `best` of a slot with children but no exit.
+const NO_EXIT: i16 = i16::MIN;
+
+/// Bytes of working memory [`solve`] takes for a layer of `slots` slots: the values (2 bytes),
+/// the best exits (2 bytes) and the live bits (1 bit) of every slot.
+pub(super) fn working_bytes(slots: u64) -> u64 {
+    slots
+        .saturating_mul(4)
+        .saturating_add(slots.div_ceil(64).saturating_mul(8))
+}
+
+/// The state shared by the passes.
+struct State {
+    /// The current value of every slot: 0 at the start, then moving away from 0, never past the
+    /// exact value (see the module docs of `retro`).
+    value: Vec<AtomicI16>,
+    /// One bit per slot: set while the slot's value may still change. Cleared (with `Release`,
+    /// after the final value is stored) at most once; a reader that sees it clear (with
+    /// `Acquire`) then reads the final value.
+    live: Vec<AtomicU64>,
+}
+
+impl State {
+    /// The current value of slot `t` and whether it is final.
+    #[inline]
+    fn read(&self, t: u64) -> (i32, bool) {
+        let fin = self.live[(t / 64) as usize].load(Ordering::Acquire) & (1 << (t % 64)) == 0;
+        (
+            i32::from(self.value[t as usize].load(Ordering::Relaxed)),
+            fin,
+        )
+    }
+
+    /// Stores a new value of slot `x` (owned by the caller's chunk) and, when it can no longer
+    /// change, marks it final. Returns whether the value changed.
+    #[inline]
+    fn set(&self, x: u64, v: i32, fin: bool) -> bool {
+        let cell = &self.value[x as usize];
+        let old = i32::from(cell.load(Ordering::Relaxed));
+        debug_assert!(
+            (old >= 0 && v >= old) || (old <= 0 && v <= old),
+            "slot {x}: the value went from {old} to {v}, towards 0 (a broken Game contract?)"
+        );
+        let changed = v != old;
+        if changed {
+            cell.store(v as i16, Ordering::Relaxed);
+        }
+        if fin {
+            self.live[(x / 64) as usize].fetch_and(!(1 << (x % 64)), Ordering::Release);
+        }
+        changed
+    }
+
+    fn is_live(&self, x: u64) -> bool {
+        self.live[(x / 64) as usize].load(Ordering::Relaxed) & (1 << (x % 64)) != 0
+    }
+}
+
+/// What the internal edges of a position offer its mover now.
+struct Internal {
+    /// The best of `±value` over the internal edges (`i32::MIN` when there is none).
+    best: i32,
+    /// Whether there is one.
+    any: bool,
+    /// Whether every internal edge leads to a final slot.
+    all_final: bool,
+}
+
+impl Internal {
+    fn new() -> Self {
+        Self {
+            best: i32::MIN,
+            any: false,
+            all_final: true,
+        }
+    }
+
+    #[inline]
+    fn add<G: Game>(&mut self, st: &State, ch: &Child<G>, t: u64) {
+        let (v, fin) = st.read(t);
+        self.best = self.best.max(if ch.turn_passed { -v } else { v });
+        self.any = true;
+        self.all_final &= fin;
+    }
+
+    /// The new value of a slot whose best exit is `exit` (or `i32::MIN`), and whether it is
+    /// final: no internal edge, every internal edge final, or a negative value already down to
+    /// the best exit (it can only fall, and never below the best exit).
+    fn value(&self, exit: i32) -> (i32, bool) {
+        let v = exit.max(self.best);
+        (v, !self.any || self.all_final || (v < 0 && v == exit))
+    }
+}
+
+/// Computes `F` of every slot of a layer that may contain cycles.
+pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
+    ix: &I,
+    layer: u32,
+    lower: &L,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Vec<i16> {
+    let len = ix.layer_len(layer);
+    let n = usize::try_from(len).expect("a layer that fits in memory");
+    let words = n.div_ceil(64);
+    let st = State {
+        value: huge_vec(n, || AtomicI16::new(0)),
+        live: (0..words)
+            .into_par_iter()
+            .map(|w| {
+                let bits = n - w * 64;
+                AtomicU64::new(if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                })
+            })
+            .collect(),
+    };
+    let mut best: Vec<i16> = huge_vec(n, || 0i16);
+
+    // Pass 1: every slot's children, with the lower layers looked up once; the best exit is kept
+    // for the later passes, which then only look inside the layer.
+    best.par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let mut kids = Children::new();
+            let base = (c * CHUNK) as u64;
+            ix.for_each_position(
+                layer,
+                base..base + chunk.len() as u64,
+                &mut |_| true,
+                &mut |slot, pos| {
+                    let Some(pos) = pos else {
+                        st.set(slot, 0, true);
+                        return;
+                    };
+                    debug_assert_eq!(
+                        ix.index(&pos),
+                        slot,
+                        "position({layer}, {slot}) = {pos:?} indexes elsewhere"
+                    );
+                    kids.clear();
+                    pos.children(&mut kids);
+                    if kids.is_empty() {
+                        st.set(slot, 0, true); // game over: F = 0
+                        return;
+                    }
+                    let mut exit = i32::MIN;
+                    let mut int = Internal::new();
+                    for ch in kids.as_slice() {
+                        match classify(ch, layer, lower, || ix.index(&ch.next)) {
+                            Edge::Exit(v) => exit = exit.max(v),
+                            Edge::Internal => {
+                                let t = ix.index(&ch.next);
+                                debug_assert!(t < len, "slot {t} out of range in layer {layer}");
+                                int.add(&st, ch, t);
+                            }
+                        }
+                    }
+                    chunk[(slot - base) as usize] = if exit == i32::MIN {
+                        NO_EXIT
+                    } else {
+                        to_entry(exit)
+                    };
+                    let (v, fin) = int.value(exit);
+                    st.set(slot, v, fin);
+                },
+            );
+            if let Some(p) = progress {
+                p(chunk.len() as u64);
+            }
+        });
+
+    // Later passes: the live slots again, until a pass changes nothing.
+    loop {
+        let changed: u64 = best
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let base = (c * CHUNK) as u64;
+                let mut kids = Children::new();
+                let mut changed = 0u64;
+                ix.for_each_position(
+                    layer,
+                    base..base + chunk.len() as u64,
+                    &mut |slot| st.is_live(slot),
+                    &mut |slot, pos| {
+                        let pos = pos.expect("a live slot holds a position");
+                        kids.clear();
+                        pos.children(&mut kids);
+                        let mut int = Internal::new();
+                        for ch in kids.as_slice() {
+                            if ch.next.layer() == layer && !ch.next.is_over() {
+                                int.add(&st, ch, ix.index(&ch.next));
+                            }
+                        }
+                        let e = chunk[(slot - base) as usize];
+                        let exit = if e == NO_EXIT { i32::MIN } else { i32::from(e) };
+                        let (v, fin) = int.value(exit);
+                        changed += u64::from(st.set(slot, v, fin));
+                    },
+                );
+                changed
+            })
+            .sum();
+        if changed == 0 {
+            break;
+        }
+    }
+    drop(best);
+    into_values(st.value)
+}
