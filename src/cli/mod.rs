@@ -13,7 +13,7 @@ mod verify;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use mancala::notation::Setup;
+use mancala::notation::RoundSetup;
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
@@ -171,9 +171,10 @@ impl PositionArgs {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
-            let setup: Setup = text
+            let round: RoundSetup = text
                 .parse()
                 .with_context(|| format!("invalid --position '{text}'"))?;
+            let setup = &round.setup;
             if let Some(h) = self.holes {
                 if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {
                     bail!(
@@ -182,7 +183,7 @@ impl PositionArgs {
                     );
                 }
             }
-            return Position::from_setup(rules, &setup)
+            return Position::from_round_setup(rules, &round)
                 .with_context(|| format!("invalid --position '{text}'"));
         }
         let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
