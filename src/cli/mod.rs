@@ -5,6 +5,7 @@
 
 mod draw;
 mod engine;
+mod match_cmd;
 mod play;
 mod report;
 mod solve;
@@ -40,6 +41,8 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
+    /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; RULES.md §13) from a move list.
+    Match(match_cmd::MatchArgs),
     /// Endgame tables: build, info, query, dump, verify.
     Tables(tables::TablesArgs),
     /// Check claims by computation: first-player advantage over board sizes, the published values, winning openings.
@@ -222,6 +225,10 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Analyze(a) => {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
+        }
+        Command::Match(a) => {
+            let v = a.pos.variant()?;
+            mancala::with_rules!(v, r => match_cmd::run(&a, r))
         }
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),
