@@ -76,16 +76,24 @@ impl Pit {
 pub struct Move(pub u8);
 
 impl Move {
-    /// The pit this move sows when `side` moves on a board of `holes` holes per row.
+    /// The pit this move sows when `side` moves on a board of `holes` holes per row: the
+    /// `k`-th pit counted in sowing order from the mover's move-1 pit. Moves `n+1..=2n` name
+    /// pits of the other row, which a player may own as sons (RULES.md §13.2).
     #[inline]
     pub const fn pit(self, side: Side, holes: u8) -> Pit {
-        Pit(self.0 - 1 + side.index() as u8 * holes)
+        let i = self.0 - 1 + side.index() as u8 * holes;
+        Pit(if i >= 2 * holes { i - 2 * holes } else { i })
     }
 
-    /// The move that sows `pit` (which must be one of `side`'s pits).
+    /// The move that sows `pit` for `side`: `1..=n` on its own row, `n+1..=2n` on the other.
     #[inline]
     pub const fn from_pit(pit: Pit, side: Side, holes: u8) -> Move {
-        Move(pit.0 + 1 - side.index() as u8 * holes)
+        let base = side.index() as u8 * holes;
+        Move(if pit.0 >= base {
+            pit.0 + 1 - base
+        } else {
+            pit.0 + 1 + 2 * holes - base
+        })
     }
 }
 
@@ -302,7 +310,19 @@ impl Ring {
     }
 }
 
-/// Everything on the table: pits, stores (or capture tallies), board size and the side to move.
+/// Everything on the table: pits, stores (or capture tallies), board size, the side to move, and
+/// each pit's status for the round (RULES.md §13.1).
+///
+/// ```text
+///  offset: 0 .. 32        32..36     36     37        40..44   44..48
+///  field:  pits (Pits)    stores     holes  to_move   burnt    sons      48 bytes, align 16
+///  burnt:  bit i set = p[i] is burnt (out of the ring, always 0 seeds)
+///  sons:   bit i set = p[i] is a son (owned by the player opposite its row; San-Yao only)
+/// ```
+///
+/// The masks fill what was padding, so the board is as large as without them. Both are 0 in a
+/// single game and in every first round: then every pit is open and owned by its row's player.
+/// They are fixed for the whole round.
 ///
 /// `to_move` is `None` once the game is over; the pits are then all empty. A `Board` by itself
 /// carries no rules; [`Position`](crate::Position) pairs it with them and keeps it normalised.
@@ -316,6 +336,10 @@ pub struct Board {
     pub holes: u8,
     /// The player to move, or `None` when the game is over.
     pub to_move: Option<Side>,
+    /// Bit `i` set: pit `i` is burnt for the round.
+    pub burnt: u32,
+    /// Bit `i` set: pit `i` is a son, owned by the player opposite its row.
+    pub sons: u32,
 }
 
 impl Board {
@@ -323,6 +347,57 @@ impl Board {
     #[inline(always)]
     pub const fn ring(&self) -> Ring {
         Ring { holes: self.holes }
+    }
+
+    /// Whether some pit is burnt or a son (a later round of a match).
+    #[inline(always)]
+    pub const fn has_statuses(&self) -> bool {
+        self.burnt | self.sons != 0
+    }
+
+    /// Whether pit `i` is burnt.
+    #[inline(always)]
+    pub const fn is_burnt(&self, i: usize) -> bool {
+        self.burnt >> i & 1 == 1
+    }
+
+    /// Whether pit `i` is a son.
+    #[inline(always)]
+    pub const fn is_son(&self, i: usize) -> bool {
+        self.sons >> i & 1 == 1
+    }
+
+    /// Who owns pit `i`: its row's player, or the one opposite for a son (RULES.md §13.1). A
+    /// burnt pit reads as its row's; nobody sows from it, and it never holds seeds.
+    #[inline(always)]
+    pub const fn owner(&self, i: usize) -> Side {
+        let row = self.ring().owner(i);
+        if self.is_son(i) {
+            row.other()
+        } else {
+            row
+        }
+    }
+
+    /// The pits `side` owns (open pits of its row, sons on the other), in increasing move number.
+    #[inline(always)]
+    pub fn owned(&self, side: Side) -> OwnedPits {
+        let n = self.holes as usize;
+        let len = 2 * n;
+        let row_bits = ((1u32 << n) - 1) << (side.index() * n);
+        let other_bits = ((1u32 << n) - 1) << (side.other().index() * n);
+        let mask = (row_bits & !self.burnt & !self.sons) | (other_bits & self.sons);
+        // Rotate so that bit k is move k + 1: the mover's row first, then the other.
+        let rotated = if side == Side::North {
+            (mask >> n) | ((mask & ((1u32 << n) - 1)) << n)
+        } else {
+            mask
+        };
+        OwnedPits {
+            mask: rotated,
+            offset: side.index() * n,
+            len,
+        }
     }
 
     /// Seeds on the board (in pits, not in stores).
@@ -343,11 +418,34 @@ impl Board {
     }
 }
 
+/// The pits a player owns, in increasing move number ([`Board::owned`]).
+#[derive(Clone, Copy, Debug)]
+pub struct OwnedPits {
+    mask: u32,
+    offset: usize,
+    len: usize,
+}
+
+impl Iterator for OwnedPits {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.mask == 0 {
+            return None;
+        }
+        let k = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        let i = k + self.offset;
+        Some(if i >= self.len { i - self.len } else { i })
+    }
+}
+
 /// The legal moves of a position, in increasing move number.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveList {
     len: u8,
-    moves: [Move; MAX_HOLES],
+    // A player may own pits on both rows (sons, RULES.md §13.1).
+    moves: [Move; 2 * MAX_HOLES],
 }
 
 impl MoveList {

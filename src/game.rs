@@ -114,6 +114,8 @@ impl<R: Rules> Position<R> {
                         stores: banked_by(mover, opponent),
                         holes: N as u8,
                         to_move: None,
+                        burnt: 0,
+                        sons: 0,
                     },
                     mover as i32 - opponent as i32,
                     true,
@@ -135,6 +137,8 @@ impl<R: Rules> Position<R> {
                             stores: banked_by(banked, 0),
                             holes: N as u8,
                             to_move: Some(to_move),
+                            burnt: 0,
+                            sons: 0,
                         },
                         banked as i32,
                         passed,
@@ -203,9 +207,18 @@ impl<R: Rules> Game for Position<R> {
     }
 
     /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where
-    /// the search asks for it at every node; else [`Position::general_key`].
+    /// the search asks for it at every node; else [`Position::general_key`]. In a round with
+    /// burnt pits or sons (RULES.md §13.1) the board seen from North is not the rotated board
+    /// seen from South (the statuses do not rotate with it), so the key also says who moves. The
+    /// statuses themselves are fixed for the round, so every position a search meets has the
+    /// root's; a table is never shared between searches of different status patterns (each
+    /// search makes its own, and endgame tables hold all-open positions only).
     #[inline]
     fn key(&self) -> u128 {
+        if self.board().has_statuses() {
+            let north = self.to_move() == Some(Side::North);
+            return self.general_key() * 2 + u128::from(north);
+        }
         if self.word().is_some() {
             let seeds = self.layer();
             // `word()` checked the seeds against the word; the key must also fit 64 bits.
@@ -218,7 +231,12 @@ impl<R: Rules> Game for Position<R> {
     }
 
     fn key_bound(&self) -> u128 {
-        rank::layers_below(self.layer() + 1, self.board().ring().len())
+        let bound = rank::layers_below(self.layer() + 1, self.board().ring().len());
+        if self.board().has_statuses() {
+            bound * 2
+        } else {
+            bound
+        }
     }
 
     /// The rules' guess ([`Rules::estimate`]) from the mover's row and the opponent's.

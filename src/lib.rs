@@ -10,6 +10,7 @@
 //! - [`rank`]: the combinatorial rank of a board (exact key and table index).
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
 //! - [`variant`]: a game with its options chosen at run time (the CLI's view).
+//! - [`matches`]: multi-round matches: burnt pits, sons, lending, who starts (RULES.md §13).
 //!
 //! ```
 //! use mancala::{Position, rules::Kalah, board::Move};
@@ -23,6 +24,7 @@
 pub mod board;
 pub mod endgame;
 pub mod game;
+pub mod matches;
 pub mod notation;
 pub mod opening;
 pub mod position;

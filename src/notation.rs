@@ -2,6 +2,10 @@
 //!
 //! Text is parsed into an unvalidated [`Setup`] (syntax only); [`crate::Position::from_setup`]
 //! then checks it against a game and normalises it.
+//!
+//! A round of a match (RULES.md §13.2) marks pit entries with their status: `x` for a burnt pit,
+//! a count followed by `s` for a son (`5s`, `0s`). [`RoundSetup`] reads and writes those marks;
+//! [`Setup`] is the plain notation, every pit open.
 
 use crate::board::Side;
 use std::fmt;
@@ -60,6 +64,129 @@ fn row(field: &str, what: &str) -> Result<Vec<u32>, NotationError> {
     field.split(',').map(|c| count(c, what)).collect()
 }
 
+/// A pit's status for a round (RULES.md §13.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PitStatus {
+    /// Open, owned by its row's player (every pit of a single game).
+    #[default]
+    Open,
+    /// Burnt: out of the ring, never holds seeds, nobody sows from it.
+    Burnt,
+    /// A son: open, owned by the player opposite its row (San-Yao).
+    Son,
+}
+
+/// One pit entry of a round position: `5`, `x` or `5s`.
+fn marked(field: &str, what: &str) -> Result<(u32, PitStatus), NotationError> {
+    if field == "x" {
+        return Ok((0, PitStatus::Burnt));
+    }
+    if let Some(digits) = field.strip_suffix('s') {
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(NotationError(format!(
+                "'{field}' in {what} is not a pit entry (a son is written as its count followed by one 's', e.g. 5s)"
+            )));
+        }
+        return Ok((count(digits, what)?, PitStatus::Son));
+    }
+    if field.ends_with('x') || field.contains('x') {
+        return Err(NotationError(format!(
+            "'{field}' in {what} is not a pit entry (a burnt pit is written as a lone 'x': it holds no seeds)"
+        )));
+    }
+    Ok((count(field, what)?, PitStatus::Open))
+}
+
+/// A row of a round position: the counts and the statuses.
+fn marked_row(field: &str, what: &str) -> Result<(Vec<u32>, Vec<PitStatus>), NotationError> {
+    let entries: Vec<(u32, PitStatus)> = field
+        .split(',')
+        .map(|c| marked(c, what))
+        .collect::<Result<_, _>>()?;
+    Ok(entries.into_iter().unzip())
+}
+
+/// A round position as written (RULES.md §13.2): the plain [`Setup`] and each pit's status, in
+/// sowing order (`2n` entries, South's row first). Not yet checked against any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundSetup {
+    /// The counts, stores and side to move.
+    pub setup: Setup,
+    /// The status of `p[0..2n)`.
+    pub status: Vec<PitStatus>,
+}
+
+impl RoundSetup {
+    /// `setup` with every pit open.
+    pub fn open(setup: Setup) -> RoundSetup {
+        let status = vec![PitStatus::Open; setup.south.len() + setup.north.len()];
+        RoundSetup { setup, status }
+    }
+
+    /// Whether every pit is open.
+    pub fn all_open(&self) -> bool {
+        self.status.iter().all(|&s| s == PitStatus::Open)
+    }
+}
+
+impl FromStr for RoundSetup {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Self, NotationError> {
+        let parts: Vec<&str> = s.split('/').collect();
+        if parts.len() != 4 {
+            return Err(NotationError(format!(
+                "'{s}' has {} '/'-separated fields, not 4",
+                parts.len()
+            )));
+        }
+        let (south, mut status) = marked_row(parts[0], "South's row")?;
+        let (north, north_status) = marked_row(parts[1], "North's row")?;
+        status.extend(north_status);
+        let (stores, to_move) = stores_and_side(parts[2], parts[3])?;
+        Ok(RoundSetup {
+            setup: Setup {
+                south,
+                north,
+                stores,
+                to_move,
+            },
+            status,
+        })
+    }
+}
+
+impl fmt::Display for RoundSetup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.setup.south.len();
+        let entry = |i: usize, c: u32| match self.status.get(i).copied().unwrap_or_default() {
+            PitStatus::Open => c.to_string(),
+            PitStatus::Burnt => "x".to_string(),
+            PitStatus::Son => format!("{c}s"),
+        };
+        let join = |v: &[u32], base: usize| {
+            v.iter()
+                .enumerate()
+                .map(|(j, &c)| entry(base + j, c))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let side = match self.setup.to_move {
+            Some(s) => s.letter(),
+            None => '-',
+        };
+        write!(
+            f,
+            "{}/{}/{},{}/{}",
+            join(&self.setup.south, 0),
+            join(&self.setup.north, n),
+            self.setup.stores[0],
+            self.setup.stores[1],
+            side
+        )
+    }
+}
+
 impl FromStr for Setup {
     type Err = NotationError;
 
@@ -73,30 +200,35 @@ impl FromStr for Setup {
         }
         let south = row(parts[0], "South's row")?;
         let north = row(parts[1], "North's row")?;
-        let stores = row(parts[2], "the stores")?;
-        let [s0, s1] = stores[..] else {
-            return Err(NotationError(format!(
-                "the stores field '{}' must hold exactly two counts",
-                parts[2]
-            )));
-        };
-        let to_move = match parts[3] {
-            "S" => Some(Side::South),
-            "N" => Some(Side::North),
-            "-" => None,
-            other => {
-                return Err(NotationError(format!(
-                    "bad side marker '{other}' (expected S, N or -)"
-                )))
-            }
-        };
+        let (stores, to_move) = stores_and_side(parts[2], parts[3])?;
         Ok(Setup {
             south,
             north,
-            stores: [s0, s1],
+            stores,
             to_move,
         })
     }
+}
+
+/// The last two fields: `<store0>,<store1>` and `S`, `N` or `-`.
+fn stores_and_side(stores: &str, side: &str) -> Result<([u32; 2], Option<Side>), NotationError> {
+    let counts = row(stores, "the stores")?;
+    let [s0, s1] = counts[..] else {
+        return Err(NotationError(format!(
+            "the stores field '{stores}' must hold exactly two counts"
+        )));
+    };
+    let to_move = match side {
+        "S" => Some(Side::South),
+        "N" => Some(Side::North),
+        "-" => None,
+        other => {
+            return Err(NotationError(format!(
+                "bad side marker '{other}' (expected S, N or -)"
+            )))
+        }
+    };
+    Ok(([s0, s1], to_move))
 }
 
 impl fmt::Display for Setup {

@@ -1,7 +1,8 @@
 //! Positions: the board state, validation into a normalised position, and playing moves.
 
 use crate::board::{Board, Move, MoveList, Pits, Side, MAX_BOARD_SEEDS, MAX_STORE};
-use crate::notation::Setup;
+use crate::notation::{PitStatus, RoundSetup, Setup};
+use crate::rules::GameKind;
 use crate::rules::{NotCandidate, Rules, TurnEnd};
 use std::fmt;
 
@@ -21,6 +22,10 @@ pub enum IllegalMove {
     NotCandidate(NotCandidate),
     /// The sowing never ends (RULES.md §2.9).
     Endless,
+    /// The move names a burnt pit (RULES.md §13.1).
+    Burnt(u8),
+    /// The move names a pit of the other row that the mover does not own as a son (§13.2).
+    NotOwned(u8),
 }
 
 impl fmt::Display for IllegalMove {
@@ -37,6 +42,8 @@ impl fmt::Display for IllegalMove {
                 "singleton not allowed: with singleton-restriction a single seed may be sown only when no own pit holds 2 or more"
             ),
             IllegalMove::Endless => write!(f, "endless sowing: the relay never ends, so the move is illegal"),
+            IllegalMove::Burnt(mv) => write!(f, "move {mv} names a burnt pit, which nobody may sow"),
+            IllegalMove::NotOwned(mv) => write!(f, "move {mv} names a pit the mover does not own (a move above the row's length must be one of the mover's sons)"),
         }
     }
 }
@@ -70,6 +77,8 @@ pub enum PositionError {
     TooManySeeds(String),
     /// A finished-game marker with seeds still on the board.
     SeedsAfterEnd,
+    /// Pit statuses the game does not allow (RULES.md §13.1–§13.2).
+    Status(String),
 }
 
 impl fmt::Display for PositionError {
@@ -95,7 +104,7 @@ impl fmt::Display for PositionError {
                     "the position has {given} pits per row but --holes is {expected}"
                 )
             }
-            PositionError::TooManySeeds(s) => f.write_str(s),
+            PositionError::TooManySeeds(s) | PositionError::Status(s) => f.write_str(s),
             PositionError::SeedsAfterEnd => {
                 write!(
                     f,
@@ -130,6 +139,55 @@ impl<R: Rules> Position<R> {
 
     /// Validates a setup against the game and normalises it (RULES.md §2.5).
     pub fn from_setup(rules: R, setup: &Setup) -> Result<Self, PositionError> {
+        Self::from_masks(rules, setup, 0, 0)
+    }
+
+    /// Validates a round position (pit statuses included, RULES.md §13) against the game and
+    /// normalises it. Burnt pits and sons belong to the match games: none in Kalah or
+    /// Djenon-aboure, sons in San-Yao only; a burnt pit holds no seeds.
+    pub fn from_round_setup(rules: R, round: &RoundSetup) -> Result<Self, PositionError> {
+        let setup = &round.setup;
+        let len = setup.south.len() + setup.north.len();
+        if round.status.len() != len {
+            return Err(PositionError::Status(format!(
+                "{} pit statuses for {len} pits",
+                round.status.len()
+            )));
+        }
+        let (mut burnt, mut sons) = (0u32, 0u32);
+        for (i, st) in round.status.iter().enumerate() {
+            match st {
+                PitStatus::Open => {}
+                PitStatus::Burnt => burnt |= 1 << i,
+                PitStatus::Son => sons |= 1 << i,
+            }
+        }
+        if burnt | sons != 0 && matches!(R::KIND, GameKind::Kalah | GameKind::DjenonAboure) {
+            return Err(PositionError::Status(format!(
+                "{} has no burnt pits or sons: pit statuses ('x', 's') belong to the rounds of Dakon, Walak-pussa and San-Yao matches",
+                R::KIND.title()
+            )));
+        }
+        if sons != 0 && R::KIND != GameKind::SanYao {
+            return Err(PositionError::Status(format!(
+                "{} has no sons: a son ('s' mark) exists in San-Yao matches only",
+                R::KIND.title()
+            )));
+        }
+        let all = setup.south.iter().chain(&setup.north);
+        if let Some(i) = all
+            .enumerate()
+            .position(|(i, &c)| burnt >> i & 1 == 1 && c > 0)
+        {
+            return Err(PositionError::Status(format!(
+                "pit p{i} is burnt but holds seeds: a burnt pit holds none"
+            )));
+        }
+        Self::from_masks(rules, setup, burnt, sons)
+    }
+
+    /// [`Position::from_setup`] with the status masks of a round ([`Board::burnt`], [`Board::sons`]).
+    fn from_masks(rules: R, setup: &Setup, burnt: u32, sons: u32) -> Result<Self, PositionError> {
         let (min, max) = R::KIND.holes_range();
         let (a, b) = (setup.south.len(), setup.north.len());
         if a != b {
@@ -173,6 +231,8 @@ impl<R: Rules> Position<R> {
             stores: [setup.stores[0] as u16, setup.stores[1] as u16],
             holes: a as u8,
             to_move: setup.to_move,
+            burnt,
+            sons,
         };
         rules.settle(&mut board);
         Ok(Position { board, rules })
@@ -187,6 +247,8 @@ impl<R: Rules> Position<R> {
             stores: [0, 0],
             holes,
             to_move: Some(to_move),
+            burnt: 0,
+            sons: 0,
         };
         rules.settle(&mut board);
         Position { board, rules }
@@ -203,6 +265,8 @@ impl<R: Rules> Position<R> {
                 stores: [0, 0],
                 holes,
                 to_move: Some(Side::South),
+                burnt: 0,
+                sons: 0,
             },
             rules,
         }
@@ -256,16 +320,49 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// The round position: [`Position::setup`] with each pit's status.
+    pub fn round_setup(&self) -> RoundSetup {
+        let b = &self.board;
+        let status = (0..b.ring().len())
+            .map(|i| {
+                if b.is_burnt(i) {
+                    PitStatus::Burnt
+                } else if b.is_son(i) {
+                    PitStatus::Son
+                } else {
+                    PitStatus::Open
+                }
+            })
+            .collect();
+        RoundSetup {
+            setup: self.setup(),
+            status,
+        }
+    }
+
     /// Checks that `mv` is a candidate for the side to move (it may still be endless).
     fn check_candidate(&self, mv: Move) -> Result<(Side, usize), IllegalMove> {
         let side = self.board.to_move.ok_or(IllegalMove::GameOver)?;
-        if mv.0 == 0 || mv.0 > self.board.holes {
+        let holes = self.board.holes;
+        // Moves above n name the other row's pits, which only sons make ownable (§13.2).
+        let most = if self.board.sons == 0 {
+            holes
+        } else {
+            2 * holes
+        };
+        if mv.0 == 0 || mv.0 > most {
             return Err(IllegalMove::OutOfRange {
                 mv: mv.0 as u32,
-                holes: self.board.holes,
+                holes,
             });
         }
-        let pit = mv.pit(side, self.board.holes).index();
+        let pit = mv.pit(side, holes).index();
+        if self.board.is_burnt(pit) {
+            return Err(IllegalMove::Burnt(mv.0));
+        }
+        if self.board.owner(pit) != side {
+            return Err(IllegalMove::NotOwned(mv.0));
+        }
         self.rules
             .candidate(&self.board, side, pit)
             .map_err(IllegalMove::NotCandidate)?;
@@ -320,7 +417,7 @@ impl<R: Rules> Position<R> {
             return;
         };
         let holes = self.board.holes;
-        for pit in self.board.ring().row(side) {
+        for pit in self.board.owned(side) {
             if self.rules.candidate(&self.board, side, pit).is_ok() {
                 if let Ok(next) = self.sow_and_settle(side, pit) {
                     f(
@@ -339,7 +436,7 @@ impl<R: Rules> Position<R> {
             return list;
         };
         let holes = self.board.holes;
-        for pit in self.board.ring().row(side) {
+        for pit in self.board.owned(side) {
             if self.rules.candidate(&self.board, side, pit).is_ok()
                 && (!R::CAN_CYCLE || self.rules.sow(&mut self.board.clone(), side, pit).is_ok())
             {
@@ -351,8 +448,12 @@ impl<R: Rules> Position<R> {
 }
 
 impl<R: Rules> fmt::Display for Position<R> {
-    /// The position in RULES.md §2.5 notation.
+    /// The position in RULES.md §2.5 notation, with the pit marks of §13.2 in a later round.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.setup().fmt(f)
+        if self.board.has_statuses() {
+            self.round_setup().fmt(f)
+        } else {
+            self.setup().fmt(f)
+        }
     }
 }

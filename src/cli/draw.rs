@@ -20,11 +20,23 @@ use std::fmt::Write;
 pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let b = p.board();
     let n = b.holes as usize;
-    let pits = b.pit_slice();
+    // A round's statuses (RULES.md §13.2): a burnt pit as `x`, a son with its count and `s`.
+    let pits: Vec<String> = (0..2 * n)
+        .map(|i| {
+            let c = b.pits.get(i);
+            if b.is_burnt(i) {
+                "x".to_string()
+            } else if b.is_son(i) {
+                format!("{c}s")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     let score = p.score();
     let cell = pits
         .iter()
-        .map(|c| c.to_string().len())
+        .map(|c| c.len())
         .max()
         .unwrap_or(1)
         .max(n.to_string().len())
@@ -61,6 +73,12 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let _ = writeln!(out, "{border}");
     let _ = writeln!(out, "{}", labels(&mut (1..=n), "South (moves)"));
     let _ = writeln!(out, "{store_word}s: South {} North {}", score[0], score[1]);
+    if b.has_statuses() {
+        let _ = writeln!(
+            out,
+            "x: burnt pit (out of the ring); Ns: a son holding N, owned by the player opposite its row"
+        );
+    }
     let _ = writeln!(out, "position: {p}");
     match p.to_move() {
         Some(s) => {

@@ -5,6 +5,7 @@
 
 mod draw;
 pub(crate) mod engine;
+mod match_cmd;
 mod play;
 mod report;
 mod solve;
@@ -13,7 +14,7 @@ mod verify;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use mancala::notation::Setup;
+use mancala::notation::RoundSetup;
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
@@ -40,6 +41,8 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
+    /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; RULES.md §13) from a move list.
+    Match(match_cmd::MatchArgs),
     /// Endgame tables: build, info, query, dump, verify.
     Tables(tables::TablesArgs),
     /// Check claims by computation: first-player advantage over board sizes, the published values, winning openings.
@@ -171,9 +174,10 @@ impl PositionArgs {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
-            let setup: Setup = text
+            let round: RoundSetup = text
                 .parse()
                 .with_context(|| format!("invalid --position '{text}'"))?;
+            let setup = &round.setup;
             if let Some(h) = self.holes {
                 if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {
                     bail!(
@@ -182,7 +186,7 @@ impl PositionArgs {
                     );
                 }
             }
-            return Position::from_setup(rules, &setup)
+            return Position::from_round_setup(rules, &round)
                 .with_context(|| format!("invalid --position '{text}'"));
         }
         let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
@@ -235,6 +239,10 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Analyze(a) => {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
+        }
+        Command::Match(a) => {
+            let v = a.pos.variant()?;
+            mancala::with_rules!(v, r => match_cmd::run(&a, r))
         }
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),

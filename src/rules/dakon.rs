@@ -2,7 +2,8 @@
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
 use super::{
-    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules, TurnEnd,
+    each_takes_own_row, lap_with_store_on, GameKind, Landing, NotCandidate, OpenRing, RuleOption,
+    Rules, Track, TurnEnd,
 };
 use crate::board::Board;
 use crate::board::Side;
@@ -27,24 +28,10 @@ impl Rules for Dakon {
     }
 
     fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
-        let ring = board.ring();
-        let mut from = pit;
-        // Every relay lifts at least 2 seeds and an endless relay would drop infinitely many
-        // seeds into the store, so this loop ends (§8.2); no cycle check is needed.
-        loop {
-            let count = board.pits.take(from) as u32;
-            match lap_with_store(board, side, from, count) {
-                Landing::Store => return Ok(TurnEnd::ExtraTurn),
-                Landing::Pit(last) if board.pits.get(last) >= 2 => from = last,
-                Landing::Pit(last) => {
-                    if ring.owner(last) == side {
-                        self.nembak(board, side, last);
-                    } else if !self.no_mikul {
-                        self.mikul(board, side, last);
-                    }
-                    return Ok(TurnEnd::Passes);
-                }
-            }
+        if board.burnt == 0 {
+            Ok(self.sow_on(board.ring(), board, side, pit))
+        } else {
+            Ok(self.sow_on(OpenRing::of(board), board, side, pit))
         }
     }
 
@@ -84,6 +71,32 @@ impl Rules for Dakon {
 }
 
 impl Dakon {
+    /// The turn on `track` (the whole ring, or the ring without burnt pits, §13.1): landing-pit
+    /// relay through the own store, then nembak or mikul on the physical board.
+    #[inline]
+    fn sow_on<T: Track>(&self, track: T, board: &mut Board, side: Side, pit: usize) -> TurnEnd {
+        let ring = track.ring();
+        let mut from = pit;
+        // Every relay lifts at least 2 seeds and an endless relay would drop infinitely many
+        // seeds into the store, so this loop ends (§8.2, §13.1); no cycle check is needed.
+        loop {
+            let count = board.pits.take(from) as u32;
+            match lap_with_store_on(track, board, side, from, count) {
+                Landing::Store => return TurnEnd::ExtraTurn,
+                Landing::Pit(last) if board.pits.get(last) >= 2 => from = last,
+                Landing::Pit(last) => {
+                    // Dakon has no sons, so the owner of `last` is its row's player.
+                    if ring.owner(last) == side {
+                        self.nembak(board, side, last);
+                    } else if !self.no_mikul {
+                        self.mikul(board, side, last);
+                    }
+                    return TurnEnd::Passes;
+                }
+            }
+        }
+    }
+
     /// Nembak: the last seed landed in the mover's own empty pit `last`.
     fn nembak(&self, board: &mut Board, side: Side, last: usize) {
         let opposite = board.ring().opposite(last);

@@ -265,6 +265,100 @@ pub(crate) enum Landing {
     Pit(usize),
 }
 
+/// The pits a sowing steps through: the whole ring ([`Ring`], every pit open), or the ring
+/// without its burnt pits ([`OpenRing`], a later round of a match, RULES.md §13.1). The sowing
+/// code is written once over this trait; a game picks the track once per turn, so a board with
+/// every pit open runs the same code as before there were statuses.
+pub(crate) trait Track: Copy {
+    /// Whether no pit is ever burnt (the plain [`Ring`]), so its laps may use [`lap_ring`].
+    const ALL_OPEN: bool;
+    /// The physical ring (for `opposite`, rows and owners, which stay physical).
+    fn ring(self) -> Ring;
+    /// Whether pit `i` is out of the ring.
+    fn is_burnt(self, i: usize) -> bool;
+    /// The number of pits in the ring (open pits).
+    fn open_len(self) -> usize;
+    /// The next open pit after `i` in sowing order.
+    fn next(self, i: usize) -> usize;
+    /// Adds `v` to every open pit (whole circuits of a long lap).
+    fn add_all(self, pits: &mut Pits, v: u8);
+}
+
+impl Track for Ring {
+    const ALL_OPEN: bool = true;
+    #[inline(always)]
+    fn ring(self) -> Ring {
+        self
+    }
+    #[inline(always)]
+    fn is_burnt(self, _i: usize) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn open_len(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn next(self, i: usize) -> usize {
+        Ring::next(self, i)
+    }
+    #[inline(always)]
+    fn add_all(self, pits: &mut Pits, v: u8) {
+        pits.add_all(self.len(), v);
+    }
+}
+
+/// The ring without its burnt pits (bit `i` of `burnt`: pit `i` is out). At least one pit is
+/// open whenever anything is sown: the pit sown from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpenRing {
+    ring: Ring,
+    burnt: u32,
+}
+
+impl OpenRing {
+    /// The open ring of `board`.
+    #[inline]
+    pub(crate) fn of(board: &Board) -> OpenRing {
+        OpenRing {
+            ring: board.ring(),
+            burnt: board.burnt,
+        }
+    }
+}
+
+impl Track for OpenRing {
+    const ALL_OPEN: bool = false;
+    #[inline(always)]
+    fn ring(self) -> Ring {
+        self.ring
+    }
+    #[inline(always)]
+    fn is_burnt(self, i: usize) -> bool {
+        self.burnt >> i & 1 == 1
+    }
+    #[inline]
+    fn open_len(self) -> usize {
+        self.ring.len() - self.burnt.count_ones() as usize
+    }
+    #[inline]
+    fn next(self, i: usize) -> usize {
+        let mut j = self.ring.next(i);
+        while self.is_burnt(j) {
+            j = self.ring.next(j);
+        }
+        j
+    }
+    #[inline]
+    fn add_all(self, pits: &mut Pits, v: u8) {
+        for i in 0..self.ring.len() {
+            if !self.is_burnt(i) {
+                pits.add(i, v);
+            }
+        }
+    }
+}
+
 /// Sows `count` seeds one per position, starting at the position after pit `from`, round the
 /// `2n` pits and `side`'s own store (the opponent's store is skipped: it is not a step).
 ///
@@ -277,13 +371,27 @@ pub(crate) enum Landing {
 #[inline]
 pub(crate) fn lap_with_store(board: &mut Board, side: Side, from: usize, count: u32) -> Landing {
     let ring = board.ring();
+    lap_with_store_on(ring, board, side, from, count)
+}
+
+/// [`lap_with_store`] on `track`: burnt pits are passed over, and the own store keeps its place
+/// after the last pit of the mover's row, burnt or not (RULES.md §13.1).
+#[inline]
+pub(crate) fn lap_with_store_on<T: Track>(
+    track: T,
+    board: &mut Board,
+    side: Side,
+    from: usize,
+    count: u32,
+) -> Landing {
+    let ring = track.ring();
     let len = ring.len();
     let store_after = ring.row(side).end - 1;
-    let circuit = len as u32 + 1;
+    let circuit = track.open_len() as u32 + 1;
     let mut left = count;
     if left >= circuit {
         let q = left / circuit;
-        board.pits.add_all(len, q as u8);
+        track.add_all(&mut board.pits, q as u8);
         board.stores[side.index()] += q as u16;
         left -= q * circuit;
         if left == 0 {
@@ -300,6 +408,9 @@ pub(crate) fn lap_with_store(board: &mut Board, side: Side, from: usize, count: 
         } else {
             ring.next(at)
         };
+        if at != len && track.is_burnt(at) {
+            continue;
+        }
         if at == len {
             board.stores[side.index()] += 1;
         } else {
@@ -335,6 +446,36 @@ pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) ->
     // The last seed went into the pit before `at` (r > 0), or into the pit before `start` after
     // whole circuits only (r == 0): both are `start + count - 1` modulo the ring.
     (start + count as usize - 1) % len
+}
+
+/// [`lap_ring`] on `track`: sows `count >= 1` seeds one per open pit, the first into the open
+/// pit `start`, and returns the pit of the last seed.
+#[inline]
+pub(crate) fn lap_track<T: Track>(pits: &mut Pits, track: T, start: usize, count: u32) -> usize {
+    debug_assert!(count >= 1 && !track.is_burnt(start));
+    let len = track.open_len() as u32;
+    let q = count / len;
+    let mut r = count % len;
+    if q > 0 {
+        track.add_all(pits, q as u8);
+    }
+    if r == 0 {
+        // Whole circuits only: the last seed went into the open pit before `start`.
+        let mut last = start;
+        while track.next(last) != start {
+            last = track.next(last);
+        }
+        return last;
+    }
+    let mut at = start;
+    loop {
+        pits.add(at, 1);
+        r -= 1;
+        if r == 0 {
+            return at;
+        }
+        at = track.next(at);
+    }
 }
 
 /// What a lap of a relay game decided at its end.
@@ -420,6 +561,19 @@ pub(crate) fn each_takes_own_row(board: &mut Board) {
     board.to_move = None;
 }
 
+/// Each player adds the seeds left in the pits they own to their store: San-Yao's sweep, which
+/// goes by the owner of a pit (RULES.md §13.1); with no sons, [`each_takes_own_row`].
+pub(crate) fn each_takes_owned(board: &mut Board) {
+    if board.sons == 0 {
+        return each_takes_own_row(board);
+    }
+    for i in 0..board.ring().len() {
+        let s = board.pits.take(i);
+        board.stores[board.owner(i).index()] += s as u16;
+    }
+    board.to_move = None;
+}
+
 /// `side` takes every seed left on the board, and the game is over.
 pub(crate) fn one_takes_all(board: &mut Board, side: Side) {
     let len = board.ring().len();
@@ -428,16 +582,17 @@ pub(crate) fn one_takes_all(board: &mut Board, side: Side) {
     board.to_move = None;
 }
 
-/// Whether `side` has a legal move: a candidate whose sowing ends.
+/// Whether `side` has a legal move: a candidate (among the pits it owns) whose sowing ends.
 pub(crate) fn has_legal_move<R: Rules>(rules: &R, board: &Board, side: Side) -> bool {
-    board.ring().row(side).any(|pit| {
+    board.owned(side).any(|pit| {
         rules.candidate(board, side, pit).is_ok()
             && (!R::CAN_CYCLE || rules.sow(&mut board.clone(), side, pit).is_ok())
     })
 }
 
 /// The no-move rule shared by Djenon-aboure and San-Yao: a player with no legal move passes; if
-/// neither player can move, each takes their own row.
+/// neither player can move, each takes the seeds in the pits they own (their own row when there
+/// are no sons; Djenon-aboure never has any).
 pub(crate) fn pass_or_end<R: Rules>(rules: &R, board: &mut Board) {
     let Some(side) = board.to_move else { return };
     if has_legal_move(rules, board, side) {
@@ -446,7 +601,7 @@ pub(crate) fn pass_or_end<R: Rules>(rules: &R, board: &mut Board) {
     if has_legal_move(rules, board, side.other()) {
         board.to_move = Some(side.other());
     } else {
-        each_takes_own_row(board);
+        each_takes_owned(board);
     }
 }
 
@@ -460,10 +615,28 @@ pub(crate) fn next_pit_relay_and_capture(
     side: Side,
     pit: usize,
 ) -> Result<TurnEnd, Endless> {
-    let ring = board.ring();
+    if board.burnt == 0 {
+        next_pit_relay_and_capture_on(board.ring(), board, side, pit)
+    } else {
+        next_pit_relay_and_capture_on(OpenRing::of(board), board, side, pit)
+    }
+}
+
+/// [`next_pit_relay_and_capture`] on `track`: every "next pit" passes over burnt pits.
+#[inline]
+fn next_pit_relay_and_capture_on<T: Track>(
+    ring: T,
+    board: &mut Board,
+    side: Side,
+    pit: usize,
+) -> Result<TurnEnd, Endless> {
     let last = relay(&mut board.pits, pit, |pits, lift| {
         let count = pits.take(lift) as u32;
-        let last = lap_ring(pits, ring, ring.next(lift), count);
+        let last = if T::ALL_OPEN {
+            lap_ring(pits, ring.ring(), ring.next(lift), count)
+        } else {
+            lap_track(pits, ring, ring.next(lift), count)
+        };
         let after = ring.next(last);
         if pits.get(after) > 0 {
             LapEnd::Relay(after)

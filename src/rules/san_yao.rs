@@ -29,8 +29,9 @@ impl Rules for SanYao {
         }
         let ring = board.ring();
         if board.pits.sum(0..ring.len()) < 2 {
-            // A lone stone goes to the owner of its row: that is each side taking its own row.
-            super::each_takes_own_row(board);
+            // A lone stone goes to the owner of its pit (of its row, unless it is a son, §13.1):
+            // that is each side taking what it owns.
+            super::each_takes_owned(board);
             return;
         }
         pass_or_end(self, board);

@@ -22,7 +22,7 @@ impl Rules for WalakPussa {
         match board.pits.get(pit) {
             0 => Err(NotCandidate::Empty),
             1 if self.singleton_restriction
-                && board.ring().row(side).any(|p| board.pits.get(p) >= 2) =>
+                && board.owned(side).any(|p| board.pits.get(p) >= 2) =>
             {
                 Err(NotCandidate::SingletonRestricted)
             }

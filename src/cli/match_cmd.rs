@@ -1,0 +1,155 @@
+//! `mancala match`: a multi-round match (RULES.md §13) played from a move list that runs on
+//! across rounds. Interactive match play is left to the interactive-play work (issue 18).
+
+use super::PositionArgs;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use mancala::board::{Move, Side};
+use mancala::matches::{Match, MatchOptions};
+use mancala::notation::RoundSetup;
+use mancala::rules::Rules;
+use mancala::Position;
+use serde_json::json;
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub(super) struct MatchArgs {
+    #[command(flatten)]
+    pub(super) pos: PositionArgs,
+    /// Dakon, Walak-pussa: refill each row from move 1 upwards, so the burnt pits are those next
+    /// to the store (default: from move n down).
+    #[arg(long)]
+    fill_from_move_1: bool,
+    /// Moves to apply in order across the rounds, comma-separated pit numbers (a move above n
+    /// sows one of the mover's sons).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    moves: Vec<String>,
+    /// Print one JSON object: {"rounds":[{"starter","start","moves","end","score"}...],
+    /// "position","round","to_move","match_over","winner"}.
+    #[arg(long)]
+    json: bool,
+}
+
+fn letter(s: Option<Side>) -> serde_json::Value {
+    s.map_or(serde_json::Value::Null, |s| json!(s.letter().to_string()))
+}
+
+/// The match's first round and its starter: `--position` (its side to move, or South for a
+/// finished round given without its history, §13.3), or the start of the board.
+/// `--seeds` is the refill of every round; with `--position` it only sets that.
+fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, Side, u8)> {
+    let mut plain = args.clone();
+    if args.position.is_some() {
+        plain.seeds = None;
+    }
+    let p = plain.position(rules)?;
+    let holes = p.board().holes;
+    let kind = R::KIND;
+    let (smin, smax) = kind.seeds_range(holes);
+    let seeds = match args.seeds {
+        None => kind.default_seeds(holes),
+        Some(s) if s >= smin as u32 && s <= smax as u32 => s as u8,
+        Some(s) => bail!(
+            "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
+            kind.name()
+        ),
+    };
+    let starter = match &args.position {
+        Some(text) => {
+            let round: RoundSetup = text.parse().context("--position")?;
+            round.setup.to_move.unwrap_or(Side::South)
+        }
+        None => Side::South,
+    };
+    Ok((p, starter, seeds))
+}
+
+pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
+    let options = MatchOptions {
+        fill_from_move_1: args.fill_from_move_1,
+    };
+    mancala::matches::check_game(R::KIND, options)?;
+    let (start, starter, seeds) = first_round(&args.pos, rules)?;
+    let mut m = Match::new(rules, seeds, options, start, starter)?;
+    for (i, text) in args.moves.iter().enumerate() {
+        let place = i + 1;
+        let Ok(k) = text.trim().parse::<u32>() else {
+            bail!("move #{place} ('{text}') is not a pit number");
+        };
+        if m.result().is_some() {
+            bail!(
+                "move #{place} ({k}): the match is over after round {} ({}); the --moves list runs past the match's end",
+                m.rounds().len(),
+                verdict(m.result())
+            );
+        }
+        let mv = Move(u8::try_from(k).unwrap_or(u8::MAX));
+        m.play(mv)
+            .with_context(|| format!("move #{place} ({k}) in round {}", m.rounds().len()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let rounds: Vec<_> = m
+            .rounds()
+            .iter()
+            .map(|r| {
+                json!({
+                    "starter": r.starter.letter().to_string(),
+                    "start": r.start.to_string(),
+                    "moves": r.moves.iter().map(|mv| mv.0).collect::<Vec<_>>(),
+                    "end": if r.now.is_over() { json!(r.now.to_string()) } else { serde_json::Value::Null },
+                    "score": r.now.score(),
+                })
+            })
+            .collect();
+        let v = json!({
+            "game": R::KIND.name(),
+            "rounds": rounds,
+            "position": m.position().to_string(),
+            "round": m.rounds().len(),
+            "to_move": letter(m.position().to_move()),
+            "match_over": m.result().is_some(),
+            "winner": letter(m.result().flatten()),
+        });
+        writeln!(out, "{v}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, r) in m.rounds().iter().enumerate() {
+        writeln!(out, "round {}: {} starts", i + 1, r.starter)?;
+        writeln!(out, "  start: {}", r.start)?;
+        let moves: Vec<String> = r.moves.iter().map(|mv| mv.to_string()).collect();
+        writeln!(
+            out,
+            "  moves: {}",
+            if moves.is_empty() {
+                "-".to_string()
+            } else {
+                moves.join(" ")
+            }
+        )?;
+        let [s, n] = r.now.score();
+        if r.now.is_over() {
+            writeln!(out, "  end:   {}  (South {s}, North {n})", r.now)?;
+        } else {
+            let who = r
+                .now
+                .to_move()
+                .map_or("", |s| if s == Side::South { "South" } else { "North" });
+            writeln!(out, "  now:   {}  ({who} to move)", r.now)?;
+        }
+    }
+    match m.result() {
+        Some(w) => writeln!(out, "match over: {}", verdict(Some(w)))?,
+        None => writeln!(out, "match goes on: round {}", m.rounds().len())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verdict(result: Option<Option<Side>>) -> String {
+    match result {
+        Some(Some(w)) => format!("{w} wins the match"),
+        Some(None) => "the match is drawn".to_string(),
+        None => "the match goes on".to_string(),
+    }
+}

@@ -1,0 +1,334 @@
+//! Multi-round matches (RULES.md §13): the setup of the next round from the stores at the end of
+//! the last one, and a match played move by move across its rounds.
+//!
+//! - Dakon and Walak-pussa (§13.3): each player refills their own row, `s` seeds a pit, from move
+//!   `n` down (or, with [`MatchOptions::fill_from_move_1`], from move 1 up); pits that cannot be
+//!   filled are burnt; leftovers stay in the store. A player with fewer than `s` loses the match.
+//!   Dakon's next starter is the round's winner, Walak-pussa's the player with fewer seeds.
+//! - San-Yao (§13.4): the stronger player fills their row, conquers the weaker one's pits as sons
+//!   while `s` stones remain, lends the rest; the weaker one fills what is left; the stronger
+//!   starts. The match ends when the weaker one has fewer than `s`.
+//!
+//! After a drawn round (or a tie in San-Yao) the player who was not that round's starter is the
+//! one named. Kalah and Djenon-aboure have no matches.
+
+use crate::board::{Move, Side};
+use crate::notation::{PitStatus, RoundSetup, Setup};
+use crate::rules::{GameKind, Rules};
+use crate::{IllegalMove, Position, PositionError};
+use std::fmt;
+
+/// The *readings* of §13 that are options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MatchOptions {
+    /// Dakon and Walak-pussa: refill from move 1 upwards, so the burnt pits are the ones next to
+    /// the store (§13.3 step 2's reading); off: from move `n` down.
+    pub fill_from_move_1: bool,
+}
+
+/// Why a match cannot be set up or go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// The game has no matches, or an option belongs to other games.
+    Game(String),
+    /// The next round's start is not a valid position (it always is for boards within range).
+    Position(PositionError),
+    /// A move of the current round is illegal.
+    Illegal {
+        /// The move given.
+        mv: u32,
+        /// The position it was tried in.
+        position: String,
+        /// Why it is illegal.
+        why: IllegalMove,
+    },
+    /// A move after the match's end.
+    Over,
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Game(s) => f.write_str(s),
+            MatchError::Position(e) => write!(f, "the next round cannot be set up: {e}"),
+            MatchError::Illegal { mv, position, why } => {
+                write!(f, "move {mv} is illegal in {position}: {why}")
+            }
+            MatchError::Over => write!(f, "the match is over"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// What follows a finished round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Between<R: Rules> {
+    /// The next round: its start position (normalised) and its starter (named to move in it).
+    Next {
+        /// The start position.
+        start: Position<R>,
+        /// Who starts it.
+        starter: Side,
+    },
+    /// The match is over: its winner, or `None` when drawn.
+    Over(Option<Side>),
+}
+
+/// Checks that `kind` plays matches and that the options fit it.
+pub fn check_game(kind: GameKind, options: MatchOptions) -> Result<(), MatchError> {
+    match kind {
+        GameKind::Dakon | GameKind::WalakPussa => Ok(()),
+        GameKind::SanYao if options.fill_from_move_1 => Err(MatchError::Game(
+            "option --fill-from-move-1 applies to dakon and walak-pussa only, not to san-yao (San-Yao fills from move 1 always)".into(),
+        )),
+        GameKind::SanYao => Ok(()),
+        other => Err(MatchError::Game(format!(
+            "{} is not played in matches: matches are Dakon, Walak-pussa and San-Yao (RULES.md §13)",
+            other.title()
+        ))),
+    }
+}
+
+/// The pits of `side`'s row in the order they are filled.
+fn fill_order(holes: usize, side: Side, from_move_1: bool) -> Vec<usize> {
+    let base = side.index() * holes;
+    let mut order: Vec<usize> = (base..base + holes).collect();
+    if !from_move_1 {
+        order.reverse();
+    }
+    order
+}
+
+/// Fills `pits` in order, `seeds` each, from `stock`: the pits that get no seeds are burnt.
+/// Returns what is left of the stock.
+fn fill(
+    counts: &mut [u32],
+    status: &mut [PitStatus],
+    pits: &[usize],
+    seeds: u32,
+    stock: u32,
+) -> u32 {
+    let mut left = stock;
+    for &i in pits {
+        if left >= seeds {
+            counts[i] = seeds;
+            left -= seeds;
+        } else {
+            counts[i] = 0;
+            status[i] = PitStatus::Burnt;
+        }
+    }
+    left
+}
+
+/// The next round after a round that ended with `stores` and was started by `starter`
+/// (RULES.md §13.3–§13.4), on `holes` holes with `seeds` per pit.
+pub fn next_round<R: Rules>(
+    rules: R,
+    holes: u8,
+    seeds: u8,
+    options: MatchOptions,
+    stores: [u32; 2],
+    starter: Side,
+) -> Result<Between<R>, MatchError> {
+    check_game(R::KIND, options)?;
+    let n = holes as usize;
+    let s = seeds as u32;
+    let mut counts = vec![0u32; 2 * n];
+    let mut status = vec![PitStatus::Open; 2 * n];
+    let mut left = [0u32; 2];
+    let to_move;
+    if R::KIND == GameKind::SanYao {
+        let strong = match stores[0].cmp(&stores[1]) {
+            std::cmp::Ordering::Greater => Side::South,
+            std::cmp::Ordering::Less => Side::North,
+            std::cmp::Ordering::Equal => starter.other(),
+        };
+        let weak = strong.other();
+        let (a, b) = (stores[strong.index()], stores[weak.index()]);
+        if b < s {
+            return Ok(Between::Over(if a == b { None } else { Some(strong) }));
+        }
+        let mut a = fill(&mut counts, &mut status, &fill_order(n, strong, true), s, a);
+        // Sons: the weaker player's pits in its move order, while `s` stones remain.
+        let weak_row = fill_order(n, weak, true);
+        let mut conquered = 0;
+        while a >= s && conquered < n {
+            let i = weak_row[conquered];
+            counts[i] = s;
+            status[i] = PitStatus::Son;
+            a -= s;
+            conquered += 1;
+        }
+        // Lending: the rest joins the weaker player's stones, not repaid.
+        let b = b + a;
+        left[weak.index()] = fill(&mut counts, &mut status, &weak_row[conquered..], s, b);
+        to_move = strong;
+    } else {
+        let short: Vec<Side> = Side::ALL
+            .into_iter()
+            .filter(|side| stores[side.index()] < s)
+            .collect();
+        match short[..] {
+            [_, _] => return Ok(Between::Over(None)),
+            [loser] => return Ok(Between::Over(Some(loser.other()))),
+            _ => {}
+        }
+        for side in Side::ALL {
+            let order = fill_order(n, side, options.fill_from_move_1);
+            left[side.index()] = fill(&mut counts, &mut status, &order, s, stores[side.index()]);
+        }
+        let more = match stores[0].cmp(&stores[1]) {
+            std::cmp::Ordering::Greater => Some(Side::South),
+            std::cmp::Ordering::Less => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
+        };
+        to_move = match (more, R::KIND) {
+            (None, _) => starter.other(),
+            // Dakon: the winner of the round (reading); Walak-pussa: the player with fewer seeds.
+            (Some(w), GameKind::Dakon) => w,
+            (Some(w), _) => w.other(),
+        };
+    }
+    let round = RoundSetup {
+        setup: Setup {
+            south: counts[..n].to_vec(),
+            north: counts[n..].to_vec(),
+            stores: left,
+            to_move: Some(to_move),
+        },
+        status,
+    };
+    let start = Position::from_round_setup(rules, &round).map_err(MatchError::Position)?;
+    Ok(Between::Next {
+        start,
+        starter: to_move,
+    })
+}
+
+/// One round of a match: who started it, its start, the moves played, and its end once over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round<R: Rules> {
+    /// The player named to move in the start position as set up.
+    pub starter: Side,
+    /// The start position (normalised).
+    pub start: Position<R>,
+    /// The moves played so far.
+    pub moves: Vec<Move>,
+    /// The position now: the end of the round once it is over.
+    pub now: Position<R>,
+}
+
+/// A match in progress or over: its rounds, the last one current.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match<R: Rules> {
+    rules: R,
+    seeds: u8,
+    options: MatchOptions,
+    rounds: Vec<Round<R>>,
+    /// `Some(winner)` once the match is over (`Some(None)`: drawn).
+    result: Option<Option<Side>>,
+}
+
+/// The most rounds in a row that may end without a move before a match is declared stuck: a
+/// round whose start already ends it (every candidate endless) can only be followed by the same
+/// setup again once its start repeats, and starts are few; this only bounds a loop.
+const MAX_EMPTY_ROUNDS: usize = 1000;
+
+impl<R: Rules> Match<R> {
+    /// A match from a round position `start` (its starter named), with `seeds` per pit for the
+    /// refills. A finished round goes on at once with the next round's setup.
+    pub fn new(
+        rules: R,
+        seeds: u8,
+        options: MatchOptions,
+        start: Position<R>,
+        starter: Side,
+    ) -> Result<Match<R>, MatchError> {
+        check_game(R::KIND, options)?;
+        let mut m = Match {
+            rules,
+            seeds,
+            options,
+            rounds: vec![Round {
+                starter,
+                start,
+                moves: Vec::new(),
+                now: start,
+            }],
+            result: None,
+        };
+        m.advance()?;
+        Ok(m)
+    }
+
+    /// Sets up the following rounds while the current one is over.
+    fn advance(&mut self) -> Result<(), MatchError> {
+        let mut empty = 0;
+        while self.result.is_none() {
+            let last = self.rounds.last().expect("a match has a round");
+            if !last.now.is_over() {
+                return Ok(());
+            }
+            if last.moves.is_empty() {
+                empty += 1;
+                if empty > MAX_EMPTY_ROUNDS {
+                    return Err(MatchError::Game(
+                        "the rounds end without a move, over and over: the match never ends".into(),
+                    ));
+                }
+            }
+            let holes = last.now.board().holes;
+            let stores = last.now.score();
+            match next_round(
+                self.rules,
+                holes,
+                self.seeds,
+                self.options,
+                stores,
+                last.starter,
+            )? {
+                Between::Over(w) => self.result = Some(w),
+                Between::Next { start, starter } => self.rounds.push(Round {
+                    starter,
+                    start,
+                    moves: Vec::new(),
+                    now: start,
+                }),
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays `mv` in the current round; a round's end sets up the next round by itself.
+    pub fn play(&mut self, mv: Move) -> Result<(), MatchError> {
+        if self.result.is_some() {
+            return Err(MatchError::Over);
+        }
+        let round = self.rounds.last_mut().expect("a match has a round");
+        let next = round.now.try_play(mv).map_err(|why| MatchError::Illegal {
+            mv: mv.0 as u32,
+            position: round.now.to_string(),
+            why,
+        })?;
+        round.moves.push(mv);
+        round.now = next;
+        self.advance()
+    }
+
+    /// The rounds so far, the current one last.
+    pub fn rounds(&self) -> &[Round<R>] {
+        &self.rounds
+    }
+
+    /// The current position: the current round's, or the last round's end once the match is over.
+    pub fn position(&self) -> &Position<R> {
+        &self.rounds.last().expect("a match has a round").now
+    }
+
+    /// `None` while the match goes on; `Some(winner)` once over (`Some(None)`: drawn).
+    pub fn result(&self) -> Option<Option<Side>> {
+        self.result
+    }
+}
