@@ -47,9 +47,9 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
         format!("{s}   {who}")
     };
     let store_word = if R::KIND.has_stores() {
-        "store"
+        "stores"
     } else {
-        "tally"
+        "tallies"
     };
     let mut out = String::new();
     let _ = writeln!(out, "{}", labels(&mut (1..=n).rev(), "North (moves)"));
@@ -60,7 +60,7 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let _ = writeln!(out, "{}", row(&mut (0..n)));
     let _ = writeln!(out, "{border}");
     let _ = writeln!(out, "{}", labels(&mut (1..=n), "South (moves)"));
-    let _ = writeln!(out, "{store_word}s: South {} North {}", score[0], score[1]);
+    let _ = writeln!(out, "{store_word}: South {} North {}", score[0], score[1]);
     let _ = writeln!(out, "position: {p}");
     match p.to_move() {
         Some(s) => {
