@@ -2,6 +2,8 @@
 
 mod agree;
 mod cli;
+mod cli_conventions;
+mod cli_moves;
 mod examples;
 mod hardening;
 mod props;

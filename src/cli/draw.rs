@@ -59,9 +59,9 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
         format!("{s}   {who}")
     };
     let store_word = if R::KIND.has_stores() {
-        "store"
+        "stores"
     } else {
-        "tally"
+        "tallies"
     };
     let mut out = String::new();
     let _ = writeln!(out, "{}", labels(&mut (1..=n).rev(), "North (moves)"));
@@ -72,7 +72,7 @@ pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let _ = writeln!(out, "{}", row(&mut (0..n)));
     let _ = writeln!(out, "{border}");
     let _ = writeln!(out, "{}", labels(&mut (1..=n), "South (moves)"));
-    let _ = writeln!(out, "{store_word}s: South {} North {}", score[0], score[1]);
+    let _ = writeln!(out, "{store_word}: South {} North {}", score[0], score[1]);
     if b.has_statuses() {
         let _ = writeln!(
             out,

@@ -55,10 +55,16 @@ pub fn ensure_memory(what: &str, bytes: u64) -> Result<()> {
     Ok(())
 }
 
-/// `--hash-mb` in bytes (`default_mb` when not given): at least 1 MiB, and an explicit request
-/// no larger than the machine's available memory.
-pub fn hash_bytes(asked_mb: Option<u64>, default_mb: u64) -> Result<u64> {
-    let mb = asked_mb.unwrap_or(default_mb);
+/// The transposition table's size when `--hash-mb` is not given, the same for every command, in
+/// MiB; a position that cannot fill it takes less ([`tt_bytes`]). 256 rather than a larger table:
+/// faulting in 1 GiB costs up to 1.6 s of system time, more than a mid-sized solve gains from
+/// the room (Kalah(5,4) and (6,3), and (6,4) with tables: `docs/performance.md`).
+pub const DEFAULT_HASH_MB: u64 = 256;
+
+/// `--hash-mb` in bytes ([`DEFAULT_HASH_MB`] when not given): at least 1 MiB, and an explicit
+/// request no larger than the machine's available memory.
+pub fn hash_bytes(asked_mb: Option<u64>) -> Result<u64> {
+    let mb = asked_mb.unwrap_or(DEFAULT_HASH_MB);
     if mb == 0 {
         bail!("--hash-mb must be at least 1");
     }

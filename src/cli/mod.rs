@@ -5,7 +5,9 @@
 
 mod draw;
 pub(crate) mod engine;
+mod generate;
 mod match_cmd;
+mod move_list;
 mod play;
 mod report;
 mod solve;
@@ -21,9 +23,12 @@ use mancala::Position;
 
 use draw::draw;
 
+/// `--version`: the crate version, and the git commit when built from a checkout (`build.rs`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("MANCALA_VERSION_SUFFIX"));
+
 /// Play, solve and analyse two-row mancala games exactly.
 #[derive(Parser, Debug)]
-#[command(name = "mancala", version, about, long_about = None)]
+#[command(name = "mancala", version = VERSION, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -47,6 +52,14 @@ enum Command {
     Tables(tables::TablesArgs),
     /// Check claims by computation: first-player advantage over board sizes, the published values, winning openings.
     Verify(verify::VerifyArgs),
+    /// Print a shell completion script: `mancala completions bash > ~/.local/share/bash-completion/completions/mancala`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `mancala man > mancala.1`.
+    Man,
 }
 
 #[derive(Args, Debug)]
@@ -63,7 +76,8 @@ struct SolveArgs {
 /// Which game, which options, which position: shared by every subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
+    /// The game: kalah, dakon, djenon-aboure (djenon), walak-pussa (walak) or san-yao (sanyao);
+    /// any case.
     #[arg(value_parser = parse_game)]
     game: GameKind,
     /// Holes per row (default: the game's standard board).
@@ -75,6 +89,10 @@ pub struct PositionArgs {
     /// A position in RULES.md notation, e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S (default: the start).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
+    /// Moves to apply first, in order: pit numbers 1..=holes, each optionally marked with its
+    /// side (`3,6,6,1`, `"S3 S6 S6 N1"`: a printed PV pastes back); forced passes are automatic.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    moves: Vec<String>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -124,9 +142,6 @@ impl Args for RuleArgs {
 struct PlayArgs {
     #[command(flatten)]
     pos: PositionArgs,
-    /// Moves to apply in order, comma-separated pit numbers 1..=holes (forced passes are automatic).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    moves: Vec<String>,
     /// Print one JSON object: {"position", "to_move", "score"}.
     #[arg(long)]
     json: bool,
@@ -158,8 +173,15 @@ impl PositionArgs {
         self.rules.variant(self.game)
     }
 
-    /// The position asked for: `--position`, or the start of `--holes` × `--seeds`.
+    /// The position asked for: `--position`, or the start of `--holes` × `--seeds`, then
+    /// `--moves` played from it.
     pub fn position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
+        let p = self.base_position(rules)?;
+        move_list::apply(p, &self.moves)
+    }
+
+    /// `--position`, or the start of `--holes` × `--seeds`, before `--moves`.
+    fn base_position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
         let kind = R::KIND;
         let (min, max) = kind.holes_range();
         if let Some(h) = self.holes {
@@ -221,7 +243,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
             engine::interruptible(
                 "sowing",
                 sows_visibly(),
-                || mancala::with_rules!(v, r => play::play(&a.pos, r, &a.moves, a.json)),
+                || mancala::with_rules!(v, r => play::play(&a.pos, r, a.json)),
             )
         }
         Command::Moves(a) => {
@@ -246,6 +268,8 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         }
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Completions { shell } => generate::completions(shell),
+        Command::Man => generate::man(),
     }
 }
 

@@ -1,8 +1,8 @@
 //! `show`, `play` and `moves`.
 
 use super::{draw, PositionArgs};
-use anyhow::{bail, Result};
-use mancala::board::{Move, Side};
+use anyhow::Result;
+use mancala::board::Side;
 use mancala::rules::Rules;
 use serde_json::json;
 use std::io::Write;
@@ -22,36 +22,8 @@ pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses one entry of `--moves`.
-fn parse_move(text: &str, place: usize) -> Result<u32> {
-    match text.trim().parse::<u32>() {
-        Ok(m) => Ok(m),
-        Err(_) => bail!("move #{place} ('{text}') is not a pit number"),
-    }
-}
-
-pub(super) fn play<R: Rules>(
-    args: &PositionArgs,
-    rules: R,
-    moves: &[String],
-    json: bool,
-) -> Result<ExitCode> {
-    let mut p = args.position(rules)?;
-    for (i, text) in moves.iter().enumerate() {
-        let place = i + 1;
-        let m = parse_move(text, place)?;
-        let mv = Move(u8::try_from(m).unwrap_or(u8::MAX));
-        p = match p.try_play(mv) {
-            Ok(q) => q,
-            Err(mancala::IllegalMove::OutOfRange { holes, .. }) => {
-                bail!("move #{place} ({m}) is illegal: out of range (moves are 1..={holes})")
-            }
-            Err(e) => {
-                let who = p.to_move().map_or(String::new(), |s| format!(" for {s}"));
-                bail!("move #{place} ({m}) is illegal{who} in {p}: {e}")
-            }
-        };
-    }
+pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Result<ExitCode> {
+    let p = args.position(rules)?;
     let mut out = std::io::stdout().lock();
     if json {
         let v = json!({

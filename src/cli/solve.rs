@@ -1,6 +1,6 @@
 //! `solve` and `analyze`: exact values from the game-agnostic search.
 
-use super::{engine, report, PositionArgs};
+use super::{engine, move_list, report, PositionArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Side;
@@ -20,41 +20,28 @@ pub struct SearchArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Transposition table size in MiB (default 1024, or 256 with --tables; smaller boards use
-    /// only what they can fill).
+    /// Transposition table size in MiB (default 256; smaller boards use only what they can fill).
     #[arg(long)]
     hash_mb: Option<u64>,
     /// Show a progress line on stderr even when it is not a terminal.
     #[arg(long)]
     progress: bool,
-    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node.
-    #[arg(long, value_name = "DIR")]
-    tables: Option<std::path::PathBuf>,
+    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node; without
+    /// DIR, the default table directory (write `--tables=DIR` before the game's name).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, require_equals = false)]
+    tables: Option<Option<std::path::PathBuf>>,
     /// Use the wide (16-byte) table entries even where the narrow ones would do (for measuring
     /// the wide path; values are the same).
     #[arg(long, hide = true)]
     wide_table: bool,
 }
 
-/// The default transposition table size.
-const DEFAULT_HASH_MB: u64 = 1024;
-
-/// The default with endgame tables: they answer the deep part of the tree, and a smaller table
-/// is faster to fault in and stays more in cache (Kalah(6,4) with K=20 tables: 7.4 s at 256 MiB
-/// against 9.2 s at 1024; `docs/performance.md`).
-const DEFAULT_HASH_MB_WITH_TABLES: u64 = 256;
-
 impl SearchArgs {
     /// The search configuration for `root`, with the table sized to what the position can use
     /// and what the machine can give.
     fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
         let threads = engine::threads(self.threads)?;
-        let default_mb = if self.tables.is_some() {
-            DEFAULT_HASH_MB_WITH_TABLES
-        } else {
-            DEFAULT_HASH_MB
-        };
-        let asked = engine::hash_bytes(self.hash_mb, default_mb)?;
+        let asked = engine::hash_bytes(self.hash_mb)?;
         Ok(SearchConfig {
             threads,
             tt_bytes: engine::tt_bytes(root, asked),
@@ -62,6 +49,13 @@ impl SearchArgs {
             wide_table: self.wide_table,
             ..SearchConfig::default()
         })
+    }
+
+    /// The table directory of `--tables`, the default one when no DIR is given.
+    fn tables_dir(&self) -> Option<std::path::PathBuf> {
+        self.tables
+            .as_ref()
+            .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
     }
 
     fn wants_progress(&self) -> bool {
@@ -129,23 +123,6 @@ fn with_progress<T>(
     })
 }
 
-/// The principal variation with the side making each move: `S3 S6 N1 ...`.
-fn pv_text<R: Rules>(
-    root: &Position<R>,
-    pv: &[mancala::board::Move],
-) -> (String, Vec<serde_json::Value>) {
-    let mut p = *root;
-    let mut words = Vec::new();
-    let mut js = Vec::new();
-    for &m in pv {
-        let side = p.to_move().unwrap_or(Side::South);
-        words.push(format!("{}{}", side.letter(), m.0));
-        js.push(json!({"side": side.letter().to_string(), "move": m.0}));
-        p = p.play_unchecked(m);
-    }
-    (words.join(" "), js)
-}
-
 /// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
 /// a solver with a progress display, and returns its result with the configuration used.
 /// `to_final` turns the root's future value into the number shown in progress lines.
@@ -157,9 +134,8 @@ fn run_search<R: Rules, T>(
 ) -> Result<(T, SearchConfig)> {
     let mut cfg = search.config(p)?;
     let tb = search
-        .tables
-        .as_deref()
-        .map(|d| engine::tables_for_search(d, p))
+        .tables_dir()
+        .map(|d| engine::tables_for_search(&d, p))
         .transpose()?;
     let oracle = tb
         .as_ref()
@@ -180,7 +156,13 @@ pub(super) fn solve<R: Rules>(
     let p = pos.position(rules)?;
     let (result, cfg) = run_search(&p, search, |f| p.final_value(f), |s| s.solve(&p))?;
     let value = p.final_value(result.value);
-    let (pv, pv_json) = pv_text(&p, &result.pv);
+    let pv_words = move_list::marked(&p, &result.pv);
+    let pv = pv_words.join(" ");
+    let pv_json: Vec<_> = pv_words
+        .iter()
+        .zip(&result.pv)
+        .map(|(w, m)| json!({"side": &w[..1], "move": m.0}))
+        .collect();
     let hit_rate = if result.tt_probes == 0 {
         0.0
     } else {

@@ -333,6 +333,12 @@ fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `tables info` says about a directory without tables.
+const NO_TABLES_YET: &str =
+    "no tables yet: build them with `mancala tables build GAME --max-seeds K` \
+(for example `mancala tables build kalah --max-seeds 16`; add --dir DIR for another directory than \
+the default)";
+
 /// One table file as `info` and `verify` see it.
 struct FileInfo {
     path: PathBuf,
@@ -340,8 +346,7 @@ struct FileInfo {
 }
 
 fn scan(dir: &Path) -> Result<Vec<FileInfo>> {
-    let files = tables::table_files(dir)
-        .with_context(|| format!("cannot list the table directory {}", dir.display()))?;
+    let files = tables::table_files(dir).context("cannot list the table directory")?;
     Ok(files
         .into_iter()
         .map(|path| {
@@ -353,11 +358,12 @@ fn scan(dir: &Path) -> Result<Vec<FileInfo>> {
 }
 
 fn info(dir: &Path) -> Result<ExitCode> {
-    let files = scan(dir)?;
     let mut out = std::io::stdout().lock();
+    // A fresh machine has no table directory yet: that is the normal start, not an error.
+    let files = if dir.exists() { scan(dir)? } else { Vec::new() };
     writeln!(out, "directory: {}", dir.display())?;
     if files.is_empty() {
-        writeln!(out, "no table files")?;
+        writeln!(out, "{}", NO_TABLES_YET)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(

@@ -13,8 +13,11 @@
 mod dakon;
 mod djenon_aboure;
 mod kalah;
+mod names;
 mod san_yao;
 mod walak_pussa;
+
+pub use names::ALIASES;
 
 pub use dakon::Dakon;
 pub use djenon_aboure::DjenonAboure;
@@ -130,16 +133,6 @@ impl GameKind {
     /// Whether the game has sown stores (Kalah, Dakon) rather than capture tallies.
     pub const fn has_stores(self) -> bool {
         matches!(self, GameKind::Kalah | GameKind::Dakon)
-    }
-}
-
-impl std::str::FromStr for GameKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| format!("unknown game '{s}' (expected one of kalah, dakon, djenon-aboure, walak-pussa, san-yao)"))
     }
 }
 

@@ -184,10 +184,6 @@ impl fmt::Display for TableError {
 }
 
 impl std::error::Error for TableError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TableError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
+    // No `source`: the message already ends with the I/O error, and a chain printer (anyhow's
+    // `{:#}`) would say it a second time ("(os error 2): ... (os error 2)").
 }

@@ -53,6 +53,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         holes: None,
         seeds: None,
         position: None,
+        moves: Vec::new(),
         rules: a.rules.clone(),
     };
     let v = pos.variant()?;

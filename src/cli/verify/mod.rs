@@ -32,9 +32,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The default transposition table of each solve, in MiB.
-const DEFAULT_HASH_MB: u64 = 512;
-
 /// `mancala verify ...`
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -58,7 +55,7 @@ struct EngineArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Transposition table size in MiB per solve (default 512; small boards use only what they can fill).
+    /// Transposition table size in MiB per solve (default 256; small boards use only what they can fill).
     #[arg(long, value_name = "MIB")]
     hash_mb: Option<u64>,
 }
@@ -116,7 +113,7 @@ impl Engine {
     fn new(e: &EngineArgs, limit: Option<f64>) -> Result<Self> {
         Ok(Self {
             threads: engine::threads(e.threads)?,
-            hash_bytes: engine::hash_bytes(e.hash_mb, DEFAULT_HASH_MB)?,
+            hash_bytes: engine::hash_bytes(e.hash_mb)?,
             limit: limit.map(Duration::from_secs_f64),
         })
     }

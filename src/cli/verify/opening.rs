@@ -112,6 +112,7 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
         game.push_str(o);
     }
     let (board, size) = match &a.pos.position {
+        _ if !a.pos.moves.is_empty() => (format!("--position {p}"), format!("position {p}")),
         Some(text) => (format!("--position {text}"), format!("position {p}")),
         None => {
             let (h, s) = (p.board().holes, p.board().pit_slice()[0]);

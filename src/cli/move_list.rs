@@ -1,0 +1,121 @@
+//! Move lists as users type them: `--moves 3,6,6,1`, `--moves "S3 S6 N1"`, the interactive
+//! prompt's `3` or `N3`. A move is a pit number `1..=holes`, optionally marked with the side that
+//! makes it (`S3`, `N3`, either case), so a principal variation printed by `solve` (`S3 S6 N1`)
+//! pastes straight back. A mark is checked, not obeyed: a move marked for the side not to move
+//! is an error naming both.
+
+use anyhow::{bail, Result};
+use mancala::board::{Move, Side};
+use mancala::rules::Rules;
+use mancala::Position;
+
+/// One typed move: the pit number and the side it is marked for, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Typed {
+    /// The side written before the number (`S3`), if any.
+    pub side: Option<Side>,
+    /// The pit number as written (range-checked when played).
+    pub pit: u32,
+}
+
+/// Parses one move, `3`, `S3` or `n3`; `None` when it is not one.
+pub fn parse_one(text: &str) -> Option<Typed> {
+    let t = text.trim();
+    let (side, digits) = match t.as_bytes().first() {
+        Some(b'S' | b's') => (Some(Side::South), &t[1..]),
+        Some(b'N' | b'n') => (Some(Side::North), &t[1..]),
+        _ => (None, t),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let pit = digits.parse().unwrap_or(u32::MAX);
+    Some(Typed { side, pit })
+}
+
+/// The entries of `--moves` (already split at commas by clap), each also split at whitespace,
+/// empty pieces dropped.
+pub fn split(entries: &[String]) -> Vec<&str> {
+    entries
+        .iter()
+        .flat_map(|e| e.split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Plays one typed move on `p`; the error names the move as `label` ("move #3 (S6)") and says
+/// why it is refused.
+pub fn play_typed<R: Rules>(p: &Position<R>, m: Typed, label: &str) -> Result<Position<R>> {
+    let Some(mover) = p.to_move() else {
+        bail!("{label} is illegal: the game is already over in {p}");
+    };
+    if let Some(side) = m.side {
+        if side != mover {
+            bail!("{label} is marked for {side}, but {mover} is to move in {p}");
+        }
+    }
+    let mv = Move(u8::try_from(m.pit).unwrap_or(u8::MAX));
+    match p.try_play(mv) {
+        Ok(q) => Ok(q),
+        Err(mancala::IllegalMove::OutOfRange { holes, .. }) => {
+            bail!("{label} is illegal: out of range (moves are 1..={holes})")
+        }
+        Err(e) => bail!("{label} is illegal for {mover} in {p}: {e}"),
+    }
+}
+
+/// Applies a whole move list to `p`, in order.
+pub fn apply<R: Rules>(mut p: Position<R>, entries: &[String]) -> Result<Position<R>> {
+    for (i, text) in split(entries).into_iter().enumerate() {
+        let place = i + 1;
+        let Some(m) = parse_one(text) else {
+            bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
+        };
+        p = play_typed(&p, m, &format!("move #{place} ({text})"))?;
+    }
+    Ok(p)
+}
+
+/// A move sequence from `root` with the side making each move, `S3 S6 N1`: the form `solve`
+/// prints and `--moves` reads back.
+pub fn marked<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<String> {
+    let mut p = *root;
+    let mut words = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let side = p.to_move().unwrap_or(Side::South);
+        words.push(format!("{}{}", side.letter(), m.0));
+        p = p.play_unchecked(m);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_plain_and_marked_moves() {
+        let s = |pit| Some(Typed { side: None, pit });
+        assert_eq!(parse_one("3"), s(3));
+        assert_eq!(parse_one(" 12 "), s(12));
+        assert_eq!(
+            parse_one("S3"),
+            Some(Typed {
+                side: Some(Side::South),
+                pit: 3
+            })
+        );
+        assert_eq!(
+            parse_one("n4"),
+            Some(Typed {
+                side: Some(Side::North),
+                pit: 4
+            })
+        );
+        for bad in ["", "S", "x3", "3a", "-1", "S-1", "N 3"] {
+            assert_eq!(parse_one(bad), None, "{bad}");
+        }
+        let e = vec!["S3 S6".to_string(), "N1".to_string(), " ".to_string()];
+        assert_eq!(split(&e), ["S3", "S6", "N1"]);
+    }
+}
