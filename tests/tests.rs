@@ -3,6 +3,7 @@
 mod agree;
 mod cli;
 mod examples;
+mod fuzz;
 mod hardening;
 mod props;
 mod reference;
