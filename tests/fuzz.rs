@@ -105,9 +105,9 @@ fn fuzz_notation_parser() {
                 }
                 check_notation(Kalah::default(), &text, &setup);
                 check_notation(Dakon::default(), &text, &setup);
-                check_notation(DjenonAboure::default(), &text, &setup);
+                check_notation(DjenonAboure, &text, &setup);
                 check_notation(WalakPussa::default(), &text, &setup);
-                check_notation(SanYao::default(), &text, &setup);
+                check_notation(SanYao, &text, &setup);
             }
             Ok(())
         })
