@@ -128,7 +128,7 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 /// Removes the temporary files of table writes in progress, says why on stderr, and exits with
 /// [`INTERRUPTED_EXIT`].
 fn exit_interrupted(what: &str) -> ! {
-    tables::format::abandon_writes();
+    tables::atomic::abandon_writes();
     eprintln!("error: {}", Interrupted(what.to_string()));
     std::process::exit(INTERRUPTED_EXIT.into())
 }

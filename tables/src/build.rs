@@ -7,8 +7,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use solver::{layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, Lower};
 
+use crate::atomic::write_atomic;
 use crate::error::TableError;
-use crate::format::{encode_parts, write_atomic, Encoding, TableId};
+use crate::format::{encode_parts, Encoding, TableId};
 use crate::table::{Expected, Table};
 
 /// How to build.
@@ -127,7 +128,7 @@ pub fn build<I: Indexer>(
         .build()
         .map_err(|e| TableError::Threads(e.to_string()))?;
     // Writers killed before their rename (kill -9, a power cut) leave temporary files behind.
-    crate::format::remove_stale_temporaries(dir);
+    crate::atomic::remove_stale_temporaries(dir);
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
     let mut plain: Vec<Option<Vec<i8>>> = Vec::with_capacity(max_layer as usize + 1);
     for layer in 0..=max_layer {

@@ -72,7 +72,7 @@ impl<I: Indexer> Tablebase<I> {
         check: Check,
         up_to: u32,
     ) -> Result<Self, TableError> {
-        let tables = Self::collect(&ix, &id, dir, up_to, |p, x| Table::read_expecting(p, x))?;
+        let tables = Self::collect(&ix, &id, dir, up_to, Table::read_expecting)?;
         Self::new(ix, id, tables, check)
     }
 

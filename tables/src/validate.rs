@@ -79,7 +79,9 @@ fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result
     // Per task: the escapes counted, each used code's value checked against the layer.
     let escapes = first_error((0..blocks.div_ceil(TASK_BLOCKS)).into_par_iter().map(|t| {
         let mut escapes = 0u64;
-        for b in t * TASK_BLOCKS..((t + 1) * TASK_BLOCKS).min(blocks) {
+        let first = t * TASK_BLOCKS;
+        let last = ((t + 1) * TASK_BLOCKS).min(blocks);
+        for (b, &base) in bases.iter().enumerate().take(last).skip(first) {
             let (mut lo, mut hi) = (u8::MAX, 0u8);
             for i in b * BLOCK..((b + 1) * BLOCK).min(n) {
                 let c = code(i);
@@ -93,7 +95,7 @@ fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result
             if lo > hi {
                 continue; // every entry of the block escaped
             }
-            let base = i64::from(bases[b] as i8);
+            let base = i64::from(base as i8);
             let value = |c: u8| base + step * (i64::from(c) - 7);
             if value(lo) < -k || value(hi) > k {
                 let i = (b * BLOCK..((b + 1) * BLOCK).min(n))
