@@ -318,7 +318,10 @@ fn table_errors_are_reported() {
     let g = take_game(3, 10, -4, 6);
     let want = solve(&g, &cfg(1, 1 << 20), None).unwrap();
     let r = solve(&WideKeys::<60>(g), &cfg(1, 1 << 20), None).unwrap();
-    assert_eq!((r.value, &r.best, &r.pv), (want.value, &want.best, &want.pv));
+    assert_eq!(
+        (r.value, &r.best, &r.pv),
+        (want.value, &want.best, &want.pv)
+    );
     let r = solve(&WideKeys::<112>(g), &cfg(1, 1 << 20), None).unwrap();
     assert_eq!(r.value, want.value);
     let root = WideKeys::<128>(g);

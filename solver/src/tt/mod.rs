@@ -12,11 +12,9 @@
 //! # Two widths, chosen per table
 //!
 //! - The **narrow** entry ([`narrow`]) is one `u64` with a 36-bit quotient: keys below
-//!   `(2^36 - 1) · len`. It serves every table of the usual boards, and is the table's original
-//!   layout.
+//!   `(2^36 - 1) · len`. It serves most tables, and is the table's original layout.
 //! - The **wide** entry ([`wide`]) is one `u128` with a 100-bit quotient: keys below
-//!   `(2^100 - 1) · len`, which covers every key below `C(299, 20) < 2^108` (the largest the
-//!   games' rank can produce) in any table of 256 wide buckets (8 KiB) or more.
+//!   `(2^100 - 1) · len`, so in a table of any size every key below `2^100 - 1`.
 //!
 //! [`TranspositionTable::new`] takes the narrow entry when its quotient fits and the wide one
 //! otherwise, so the table size only trades memory for speed; it refuses only keys beyond the wide
@@ -103,7 +101,7 @@ fn merge(old: Entry, new: Entry) -> Entry {
 pub enum TtError {
     /// The game's keys are beyond even the wide entry's reach in a table this size:
     /// `key_bound / buckets` does not fit its quotient field, so entries could not identify
-    /// positions exactly. (Not reachable with the games' keys, see the module docs.)
+    /// positions exactly (only keys of 2^100 and more can be refused, see the module docs).
     KeyTooLarge {
         /// The game's exclusive key bound.
         key_bound: u128,

@@ -1,5 +1,5 @@
-//! The narrow entry: one `u64`, for keys whose quotient fits 36 bits (every table of the games'
-//! usual boards). This is the table's original layout, unchanged.
+//! The narrow entry: one `u64`, for keys whose quotient fits 36 bits. This is the table's
+//! original layout, unchanged.
 //!
 //! # Entry layout
 //!

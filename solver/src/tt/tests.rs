@@ -129,7 +129,10 @@ fn concurrent_wide_writers_never_yield_a_wrong_hit() {
                 for &k in keys {
                     if let Some(e) = tt.probe(k) {
                         let want = entry_of(k);
-                        assert_eq!((e.lower, e.upper, e.best), (want.lower, want.upper, want.best));
+                        assert_eq!(
+                            (e.lower, e.upper, e.best),
+                            (want.lower, want.upper, want.best)
+                        );
                         hits += 1;
                     }
                 }
@@ -155,8 +158,20 @@ fn u128_keys_locate_like_u64_keys() {
         (1u128 << 64) + 7,
         (1u128 << 90) + 3,
     ] {
-        assert_eq!(tt.slot(k), Slot { index: (k % 1000) as usize, quotient: (k / 1000) as u64 });
-        assert_eq!(wt.slot(k), Slot { index: (k % 1000) as usize, quotient: k / 1000 });
+        assert_eq!(
+            tt.slot(k),
+            Slot {
+                index: (k % 1000) as usize,
+                quotient: (k / 1000) as u64
+            }
+        );
+        assert_eq!(
+            wt.slot(k),
+            Slot {
+                index: (k % 1000) as usize,
+                quotient: k / 1000
+            }
+        );
     }
 }
 
@@ -164,11 +179,15 @@ fn u128_keys_locate_like_u64_keys() {
 fn chooses_the_width_and_rejects_keys_beyond_the_wide_entry_and_big_stakes() {
     // 1 bucket: quotient = key, narrow while key_bound - 1 <= MAX_QUOTIENT, then wide.
     let narrow_max = narrow::MAX_QUOTIENT as u128;
-    assert!(!TranspositionTable::new(16, narrow_max + 1, 10).unwrap().is_wide());
+    assert!(!TranspositionTable::new(16, narrow_max + 1, 10)
+        .unwrap()
+        .is_wide());
     let t = TranspositionTable::new(16, narrow_max + 2, 10).unwrap();
     assert!(t.is_wide());
     assert_eq!(t.bytes(), 32, "at least one wide bucket");
-    assert!(!TranspositionTable::new(32, narrow_max + 2, 10).unwrap().is_wide());
+    assert!(!TranspositionTable::new(32, narrow_max + 2, 10)
+        .unwrap()
+        .is_wide());
     let t = TranspositionTable::new(1 << 16, (1u128 << 50) + 12345, 10).unwrap();
     assert!(t.is_wide());
     assert_eq!(t.capacity(), 2 * (1 << 16) / 32);

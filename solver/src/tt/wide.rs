@@ -1,5 +1,5 @@
 //! The wide entry: one 16-byte word, for keys whose quotient does not fit the narrow entry's
-//! 36 bits (big boards such as Dakon 8x8, and analysis positions with many seeds in a small table).
+//! 36 bits (games with many positions, or a small table).
 //!
 //! # Entry layout
 //!
@@ -31,9 +31,9 @@
 //!
 //! # Reach
 //!
-//! A quotient of up to `2^100 - 2` means keys below `(2^100 - 1) · len`. The games' keys are
-//! below `C(299, 20) < 2^108` (the rank's binomial table), and the smallest table the program
-//! makes (1 MiB) has `2^15` wide buckets, so every position it accepts gets an exact wide entry.
+//! A quotient of up to `2^100 - 2` means keys below `(2^100 - 1) · len`, so every key below
+//! `2^100 - 1` fits a table of any size; only a game whose keys go beyond that can be refused,
+//! and then only by a table too small for it.
 
 use portable_atomic::{AtomicU128, Ordering};
 
