@@ -3,6 +3,7 @@
 mod agree;
 mod cli;
 mod examples;
+mod matches;
 mod props;
 mod reference;
 mod solve;
