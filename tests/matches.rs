@@ -301,17 +301,16 @@ fn dakon_with_burnt_pits_never_repeats() {
         let mut status = vec!['o'; 2 * n];
         let mut text = Vec::new();
         for (i, st) in status.iter_mut().enumerate() {
-            if i % n != 0 && xorshift(&mut rng) % 3 == 0 {
+            if i % n != 0 && xorshift(&mut rng).is_multiple_of(3) {
                 *st = 'x';
             }
         }
-        for (i, st) in status.iter().enumerate() {
+        for st in &status {
             text.push(if *st == 'x' {
                 "x".to_string()
             } else {
                 (xorshift(&mut rng) % 5).to_string()
             });
-            let _ = i;
         }
         let pos = format!("{}/{}/0,0/S", text[..n].join(","), text[n..].join(","));
         let mut p = round(Dakon::default(), &pos);
@@ -359,7 +358,7 @@ fn search_equals_brute_force_with_burnt_pits() {
         let n = 3 + (case % 2) as usize;
         let mut text = Vec::new();
         for i in 0..2 * n {
-            text.push(if i % n != n - 1 && xorshift(&mut rng) % 3 == 0 {
+            text.push(if i % n != n - 1 && xorshift(&mut rng).is_multiple_of(3) {
                 "x".to_string()
             } else {
                 (xorshift(&mut rng) % 4).to_string()
