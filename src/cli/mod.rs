@@ -16,7 +16,7 @@ mod verify;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use mancala::notation::RoundSetup;
+use mancala::notation::{RoundSetup, Setup};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
@@ -196,9 +196,26 @@ impl PositionArgs {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
-            let round: RoundSetup = text
-                .parse()
-                .with_context(|| format!("invalid --position '{text}'"))?;
+            let round: RoundSetup = if matches!(kind, GameKind::Kalah | GameKind::DjenonAboure) {
+                // No statuses in these games: the plain notation, whose message names the entry,
+                // and why a status mark is not one.
+                let plain = text.parse::<Setup>().map_err(|e| {
+                    let marks = text.parse::<RoundSetup>().is_ok();
+                    let hint = if marks {
+                        format!(
+                            "; {} has no burnt pits or sons ('x' and 's' marks belong to the rounds of Dakon, Walak-pussa and San-Yao matches)",
+                            kind.title()
+                        )
+                    } else {
+                        String::new()
+                    };
+                    anyhow::anyhow!("invalid --position '{text}': {e}{hint}")
+                })?;
+                RoundSetup::open(plain)
+            } else {
+                text.parse()
+                    .with_context(|| format!("invalid --position '{text}'"))?
+            };
             let setup = &round.setup;
             if let Some(h) = self.holes {
                 if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {

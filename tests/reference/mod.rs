@@ -14,7 +14,8 @@
 //! The files: `notation` (parse and format), `board` (the pit vector and the sowing
 //! bookkeeping the games share), one file per game's sowing and captures (`kalah`, `dakon`,
 //! `djenon_aboure`, `relay` for Walak-pussa and San-Yao), `engine` (candidates, legal moves, the
-//! end and pass rules, playing a move) and `brute` (the brute-force solver). Nothing here uses
+//! end and pass rules, playing a move), `brute` (the brute-force solver) and `rounds` (match
+//! rounds: pit statuses, sowing over burnt pits, sons, and the setup between rounds, §13). Nothing here uses
 //! the `mancala` crate: its purpose is differential testing against it.
 
 mod board;
@@ -25,6 +26,7 @@ mod engine;
 mod kalah;
 mod notation;
 mod relay;
+pub mod rounds;
 #[cfg(test)]
 mod tests;
 
