@@ -5,6 +5,7 @@ mod cli;
 mod cli_conventions;
 mod cli_moves;
 mod examples;
+mod json_format;
 mod props;
 mod reference;
 mod solve;

@@ -6,6 +6,7 @@
 mod draw;
 mod engine;
 mod generate;
+mod json;
 mod move_list;
 mod play;
 mod report;
