@@ -7,6 +7,7 @@ mod cli_moves;
 mod examples;
 mod fuzz;
 mod hardening;
+mod json_format;
 mod matches;
 mod props;
 mod reference;

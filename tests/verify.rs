@@ -148,7 +148,7 @@ fn survey_writes_csv_and_svg_and_marks_time_outs_unknown() {
     ]);
     assert!(started.elapsed().as_secs_f64() < 20.0);
     assert_eq!(v["results"][0]["value"], Value::Null);
-    assert_eq!(v["results"][0]["winner"], "unknown");
+    assert!(v["results"][0]["winner"].is_null(), "{v}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -248,7 +248,7 @@ fn opening_certificates_replay_with_play() {
         assert_eq!(v["winning"], true, "Dakon {holes}");
         assert_eq!(v["complete"], true);
         let total = v["total_seeds"].as_u64().unwrap();
-        for key in ["shortest", "best"] {
+        for key in ["shortest", "best_turn"] {
             let moves = moves_of(&v[key]);
             let (to_move, score) = replay(&game, &moves);
             // The first turn is over (North to move, or the game ended) and South holds more
@@ -264,7 +264,7 @@ fn opening_certificates_replay_with_play() {
             }
         }
         assert_eq!(
-            replay(&game, &moves_of(&v["best"])).1[0],
+            replay(&game, &moves_of(&v["best_turn"])).1[0],
             v["max_store"].as_u64().unwrap()
         );
     }
@@ -278,7 +278,7 @@ fn opening_certificates_replay_with_play() {
         ),
         (Value::Bool(false), Value::from(0), Value::Null)
     );
-    let (to_move, score) = replay(&["kalah"], &moves_of(&v["best"]));
+    let (to_move, score) = replay(&["kalah"], &moves_of(&v["best_turn"]));
     assert_eq!(to_move, "N");
     assert_eq!(score[0], v["max_store"].as_u64().unwrap());
     // The text report states the verdict and a replayable certificate.
@@ -312,7 +312,7 @@ fn opening_stops_at_the_time_limit_with_lower_bounds() {
     assert_eq!(v["count"], Value::Null);
     assert!(v["count_at_least"].as_u64().is_some());
     // Whatever was found is a real first turn: it replays to the store reported.
-    let (to_move, score) = replay(&["dakon", "--holes", "8"], &moves_of(&v["best"]));
+    let (to_move, score) = replay(&["dakon", "--holes", "8"], &moves_of(&v["best_turn"]));
     assert_ne!(to_move, "S");
     assert_eq!(score[0], v["max_store"].as_u64().unwrap());
 }

@@ -6,6 +6,7 @@
 mod draw;
 pub(crate) mod engine;
 mod generate;
+mod json;
 mod match_cmd;
 mod move_list;
 mod play;

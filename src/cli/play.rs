@@ -1,19 +1,11 @@
 //! `show`, `play` and `moves`.
 
-use super::{draw, PositionArgs};
+use super::{draw, json, PositionArgs};
 use anyhow::Result;
-use mancala::board::Side;
 use mancala::rules::Rules;
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
-
-fn side_letter(s: Option<Side>) -> serde_json::Value {
-    match s {
-        Some(s) => json!(s.letter().to_string()),
-        None => serde_json::Value::Null,
-    }
-}
 
 pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> {
     let p = args.position(rules)?;
@@ -26,13 +18,15 @@ pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resul
     let p = args.position(rules)?;
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json!({
-            "game": R::KIND.name(),
-            "position": p.to_string(),
-            "to_move": side_letter(p.to_move()),
-            "score": p.score(),
-            "over": p.is_over(),
-        });
+        let v = json::about_position(
+            "play",
+            &p,
+            json!({
+                "score": p.score(),
+                "over": p.is_over(),
+                "winner": if p.is_over() { json::winner(Some(p.final_value(0))) } else { serde_json::Value::Null },
+            }),
+        );
         writeln!(out, "{v}")?;
     } else {
         out.write_all(draw(&p).as_bytes())?;
@@ -50,7 +44,11 @@ pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resu
             .iter()
             .map(|(m, q)| json!({"move": m.0, "position": q.to_string()}))
             .collect();
-        writeln!(out, "{}", json!({ "moves": moves }))?;
+        writeln!(
+            out,
+            "{}",
+            json::about_position("moves", &p, json!({ "moves": moves }))
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;

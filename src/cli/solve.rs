@@ -1,6 +1,6 @@
 //! `solve` and `analyze`: exact values from the game-agnostic search.
 
-use super::{engine, move_list, report, PositionArgs};
+use super::{engine, json, move_list, report, PositionArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Side;
@@ -171,21 +171,23 @@ pub(super) fn solve<R: Rules>(
     let best: Vec<u8> = result.best.iter().map(|m| m.0).collect();
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json!({
-            "game": R::KIND.name(),
-            "options": rules.option_names(),
-            "position": p.to_string(),
-            "to_move": p.to_move().map(|s| s.letter().to_string()),
-            "value": value,
-            "future": result.value,
-            "best": best,
-            "pv": pv_json,
-            "nodes": result.nodes,
-            "seconds": result.seconds,
-            "tt_hit_rate": hit_rate,
-            "tt_bytes": result.tt_bytes,
-            "threads": cfg.threads,
-        });
+        let v = json::about_position(
+            "solve",
+            &p,
+            json!({
+                "complete": true,
+                "value": value,
+                "winner": json::winner(Some(value)),
+                "future": result.value,
+                "best": best,
+                "pv": pv_json,
+                "nodes": result.nodes,
+                "seconds": result.seconds,
+                "tt_hit_rate": hit_rate,
+                "tt_bytes": result.tt_bytes,
+                "threads": cfg.threads,
+            }),
+        );
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -234,13 +236,23 @@ pub(super) fn analyze<R: Rules>(
     if json {
         let list: Vec<_> = finals
             .iter()
-            .map(|&(m, v)| json!({"move": m, "value": v}))
+            .map(|&(m, v)| json!({"move": m, "value": v, "winner": json::winner(Some(v))}))
             .collect();
-        writeln!(
-            out,
-            "{}",
-            json!({ "position": p.to_string(), "moves": list })
-        )?;
+        let value = best_of(&p, &finals).unwrap_or_else(|| p.final_value(0));
+        let best: Vec<u8> = finals
+            .iter()
+            .filter(|f| f.1 == value)
+            .map(|f| f.0)
+            .collect();
+        let body = json!({
+            "complete": true,
+            "value": value,
+            "winner": json::winner(Some(value)),
+            "best": best,
+            "moves": list,
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        writeln!(out, "{}", json::about_position("analyze", &p, body))?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
@@ -251,10 +263,7 @@ pub(super) fn analyze<R: Rules>(
             p.final_value(0)
         )?,
         Some(side) => {
-            let best = match side {
-                Side::South => finals.iter().map(|f| f.1).max(),
-                Side::North => finals.iter().map(|f| f.1).min(),
-            };
+            let best = best_of(&p, &finals);
             writeln!(
                 out,
                 "{side} to move; value of each move (final South minus North):"
@@ -267,4 +276,12 @@ pub(super) fn analyze<R: Rules>(
     }
     writeln!(out, "time: {:.3} s", started.elapsed().as_secs_f64())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The best of the moves' final values for the side to move; `None` when the game is over.
+fn best_of<R: Rules>(p: &Position<R>, finals: &[(u8, i32)]) -> Option<i32> {
+    match p.to_move()? {
+        Side::South => finals.iter().map(|f| f.1).max(),
+        Side::North => finals.iter().map(|f| f.1).min(),
+    }
 }

@@ -269,14 +269,17 @@ fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
             .iter()
             .map(|&(m, v)| json!({"move": m, "value": v}))
             .collect();
-        let v = json!({
-            "position": p.to_string(),
-            "to_move": p.to_move().map(|s| s.letter().to_string()),
-            "value": value,
-            "future": future,
-            "best": best,
-            "moves": list,
-        });
+        let v = super::json::about_position(
+            "tables query",
+            &p,
+            json!({
+                "value": value,
+                "winner": super::json::winner(Some(value)),
+                "future": future,
+                "best": best,
+                "moves": list,
+            }),
+        );
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -4,7 +4,7 @@ use super::heatmap::heatmap_svg;
 use super::{note, Engine, OutFile, Solved};
 use super::{parse_range, parse_seconds, solve_limited, value_text, winner, EngineArgs};
 use crate::cli::report::moves_text;
-use crate::cli::{engine, parse_game, PositionArgs, RuleArgs};
+use crate::cli::{engine, json, parse_game, PositionArgs, RuleArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
@@ -114,14 +114,17 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
             .iter()
             .map(|r| {
                 json!({
-                    "holes": r.holes, "seeds": r.seeds, "value": r.value, "winner": winner(r.value),
+                    "holes": r.holes, "seeds": r.seeds, "value": r.value, "winner": json::winner(r.value),
                     "best": r.best, "nodes": r.nodes, "seconds": r.seconds,
                 })
             })
             .collect();
-        let v = json!({
-            "game": kind.name(), "options": v.option_names(), "time_limit": a.time_limit, "results": rows,
-        });
+        let v = json::about_game(
+            "verify first-player",
+            kind.name(),
+            v.option_names(),
+            json!({ "time_limit": a.time_limit, "results": rows }),
+        );
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }

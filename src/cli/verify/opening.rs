@@ -3,7 +3,7 @@
 use super::{parse_seconds, solve_limited, Engine, EngineArgs};
 use crate::cli::engine;
 use crate::cli::report::{moves_text, verdict};
-use crate::cli::PositionArgs;
+use crate::cli::{json, PositionArgs};
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Move;
@@ -78,18 +78,13 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
             }
         };
         let mut v = json!({
-            "game": R::KIND.name(),
-            "options": rules.option_names(),
-            "position": p.to_string(),
-            "holes": p.board().holes,
-            "mover": r.mover.letter().to_string(),
             "total_seeds": r.total_seeds,
             "complete": r.complete,
             "winning": r.winning,
             "count": exact(&r.count),
             "total": exact(&r.total),
             "shortest": r.shortest.as_deref().map(mv),
-            "best": mv(&r.best),
+            "best_turn": mv(&r.best),
             "max_store": r.max_store,
             "nodes": r.nodes,
             "edges": r.edges,
@@ -101,8 +96,10 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
         }
         if let Some(f) = &full {
             v["value"] = json!(f.value);
+            v["winner"] = json::winner(f.value);
             v["value_seconds"] = json!(f.seconds);
         }
+        let v = json::about_position("verify opening", &p, v);
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }
