@@ -15,7 +15,7 @@ fn main() {
     let opts = BuildOptions {
         threads: 2,
         progress: false,
-        max_moves: holes as u32,
+        cyclic_by_graph: false,
     };
     let ix = MancalaIndexer::new(rules, holes);
     tables::build(&ix, &table_id(&rules, holes), &dir, 8, &opts, |_| {}).expect("built");

@@ -196,7 +196,7 @@ fn real() -> &'static Real {
         let opts = BuildOptions {
             threads: 1,
             progress: false,
-            max_moves: 3,
+            cyclic_by_graph: false,
         };
         let tables = tables::build(&ix, &id, &dir, 8, &opts, |_| {}).unwrap();
         let files = (0..=8)
