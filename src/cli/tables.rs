@@ -561,7 +561,10 @@ fn verify_set<R: Rules>(
     let mut tables: Vec<Table> = Vec::new();
     for k in 0..=top {
         if engine::interrupted() {
-            bail!("interrupted: verification stopped at layer {k} of {id}");
+            return Err(engine::Interrupted(format!(
+                "verifying the tables was stopped at layer {k} of {id}"
+            ))
+            .into());
         }
         if present.binary_search(&k).is_err() {
             problems += 1;
