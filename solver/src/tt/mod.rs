@@ -18,7 +18,7 @@
 //!
 //! [`TranspositionTable::new`] takes the narrow entry when its quotient fits and the wide one
 //! otherwise, so the table size only trades memory for speed; it refuses only keys beyond the wide
-//! entry's reach. Both widths keep the same fields below the key (`fields`) and the same
+//! entry's reach. Both widths keep the same fields below the key (`entry`) and the same
 //! argument: an entry is a single word, read and written with one atomic access, so the key field
 //! and the value fields of a word always come from the same store and a torn entry cannot exist.
 //! The search is compiled once for each width (`table::Width`), so the narrow path is the very
@@ -42,7 +42,8 @@
 
 use std::fmt;
 
-mod fields;
+mod entry;
+mod error;
 pub mod narrow;
 mod table;
 pub mod wide;
@@ -50,109 +51,11 @@ pub mod wide;
 #[cfg(test)]
 mod tests;
 
+pub use entry::{Entry, MAX_STAKE, MAX_VALUE, MAX_WORK, MIN_VALUE};
+pub use error::TtError;
 pub(crate) use narrow::Narrow;
 pub(crate) use table::{Slot, Table, Width};
 pub(crate) use wide::Wide;
-
-use fields::{VALUE_OFFSET, WORK_MASK};
-
-/// The smallest value a bound can hold.
-pub const MIN_VALUE: i32 = -VALUE_OFFSET;
-/// The largest value a bound can hold.
-pub const MAX_VALUE: i32 = VALUE_OFFSET - 1;
-/// The largest stake a game may have for its values to fit the table (`-stake..=stake` must fit).
-pub const MAX_STAKE: i32 = MAX_VALUE;
-/// The largest `work` an entry records.
-pub const MAX_WORK: u8 = WORK_MASK as u8;
-
-/// What the table knows about one position: a copy, decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
-    /// A lower bound on the future value.
-    pub lower: i32,
-    /// An upper bound on the future value.
-    pub upper: i32,
-    /// The move index (`Game::move_index`) of the best move found, if any.
-    pub best: Option<u8>,
-    /// How much work the entry represents (log2 of a node count, `0..=MAX_WORK`).
-    pub work: u8,
-}
-
-impl Entry {
-    /// The log2-scale work measure for a subtree of `nodes` nodes, as stored in [`Entry::work`].
-    pub fn work_of(nodes: u64) -> u8 {
-        ((64 - nodes.leading_zeros()) as u8).min(MAX_WORK)
-    }
-}
-
-/// Intersects two true-bound entries for the same position; the newer move hint wins.
-#[inline]
-fn merge(old: Entry, new: Entry) -> Entry {
-    Entry {
-        lower: old.lower.max(new.lower),
-        upper: old.upper.min(new.upper),
-        best: new.best.or(old.best),
-        work: old.work.max(new.work),
-    }
-}
-
-/// Why a table cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TtError {
-    /// The game's keys are beyond even the wide entry's reach in a table this size:
-    /// `key_bound / buckets` does not fit its quotient field, so entries could not identify
-    /// positions exactly (only keys of 2^100 and more can be refused, see the module docs).
-    KeyTooLarge {
-        /// The game's exclusive key bound.
-        key_bound: u128,
-        /// The table size asked for, in bytes.
-        requested_bytes: usize,
-        /// The smallest table size, in bytes, whose wide entries hold these keys.
-        min_bytes: u128,
-    },
-    /// The game's stake exceeds what the value fields can hold.
-    StakeTooLarge {
-        /// The game's stake.
-        stake: i32,
-        /// The largest supported stake.
-        max: i32,
-    },
-    /// The memory could not be allocated.
-    Alloc {
-        /// The size that was asked for, in bytes (after rounding to whole buckets).
-        bytes: usize,
-    },
-}
-
-impl fmt::Display for TtError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TtError::KeyTooLarge {
-                key_bound,
-                requested_bytes,
-                min_bytes,
-            } => write!(
-                f,
-                "transposition table of {requested_bytes} bytes is too small for exact keys below \
-                 {key_bound}: the key quotient would not fit the wide entry's {} bits; use at \
-                 least {min_bytes} bytes",
-                wide::QUOTIENT_BITS
-            ),
-            TtError::StakeTooLarge { stake, max } => write!(
-                f,
-                "stake {stake} exceeds the transposition table's value range (at most {max})"
-            ),
-            TtError::Alloc { bytes } => {
-                write!(
-                    f,
-                    "could not allocate {bytes} bytes for the transposition table"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for TtError {}
 
 /// The table of one width, as the search sees it.
 pub(crate) enum Tables {

@@ -24,9 +24,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::fields::{payload, unpack_payload, PAYLOAD_BITS, WORK_MASK, WORK_SHIFT};
+use super::entry::{payload, unpack_payload, Entry, PAYLOAD_BITS, WORK_MASK, WORK_SHIFT};
 use super::table::Width;
-use super::Entry;
 
 /// Bits of the stored quotient field.
 pub(super) const QUOTIENT_BITS: u32 = 36;

@@ -5,7 +5,8 @@
 use std::alloc::Layout;
 use std::fmt;
 
-use super::{merge, Entry, TtError};
+use super::entry::{merge, Entry};
+use super::error::TtError;
 
 /// One entry width: how a key splits into bucket and quotient, and how an entry is packed into a
 /// word and read and written atomically.

@@ -40,7 +40,7 @@ proptest! {
         check_round_trip::<Wide>(wq, e)?;
         check_round_trip::<Wide>(wide::MAX_QUOTIENT, e)?;
         // Below the key, both widths hold the same fields.
-        let fields = (1u64 << fields::PAYLOAD_BITS) - 1;
+        let fields = (1u64 << entry::PAYLOAD_BITS) - 1;
         prop_assert_eq!(Wide::pack(wq, e) as u64 & fields, Narrow::pack(q, e) & fields);
     }
 
