@@ -3,9 +3,13 @@
 //! move number among those that attain the value), each round's start, value and final stores,
 //! and the match's end (who wins, or that the round starts repeat).
 //!
-//! Not yet: §13.5's exception for positions on a cycle of play. When first-best play repeats a
-//! position within a round of Walak-pussa or San-Yao, the size is reported as `cycle` (unknown),
-//! never guessed. A round cut off by `--round-limit` makes the size `unknown` too.
+//! Not yet: §13.5's exception for positions on a cycle of play (there the favoured player plays
+//! the first best move that leaves the cycle's component, which may differ from the first best
+//! move). So for Walak-pussa and San-Yao the record is plain first-best play, which is §13.5's
+//! only where no position played lies on such a cycle (not checked); when first-best play
+//! repeats a position within a round the size is reported unknown, never guessed. Dakon is
+//! acyclic, so its records are §13.5's. A round cut off by `--round-limit` makes the size
+//! unknown too.
 
 use super::{engine, note, parse_range, parse_seconds, EngineArgs, DEFAULT_HASH_MB};
 use anyhow::{bail, Result};
