@@ -215,10 +215,6 @@ impl<R: Rules> Game for Position<R> {
     /// search makes its own, and endgame tables hold all-open positions only).
     #[inline]
     fn key(&self) -> u128 {
-        if self.board().has_statuses() {
-            let north = self.to_move() == Some(Side::North);
-            return self.general_key() * 2 + u128::from(north);
-        }
         if self.word().is_some() {
             let seeds = self.layer();
             // `word()` checked the seeds against the word; the key must also fit 64 bits.
@@ -226,6 +222,11 @@ impl<R: Rules> Game for Position<R> {
                 let holes = self.board().holes;
                 return u128::from(with_word_size!(holes, |N, M| self.word_key::<N, M>(seeds)));
             }
+        }
+        // Kalah (the word path above) never has statuses.
+        if self.board().has_statuses() {
+            let north = self.to_move() == Some(Side::North);
+            return self.general_key() * 2 + u128::from(north);
         }
         self.general_key()
     }

@@ -567,3 +567,78 @@ fn bad_match_input_is_refused() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `verify match`: each round's value is the search's value of its start, each next round is
+/// the setup of §13.3–§13.4 from the last one's stores and starter, and the result is the one
+/// the last round's stores give.
+#[test]
+fn verify_match_records_are_consistent() {
+    fn check<R: Rules>(rules: R, game: &str, holes: u8, seeds: u8) {
+        let (h, s) = (holes.to_string(), seeds.to_string());
+        let text = ok(&[
+            "verify",
+            "match",
+            game,
+            "--holes",
+            &h,
+            "--seeds",
+            &s,
+            "--threads",
+            "1",
+        ]);
+        let mut last: Option<([u32; 2], Side)> = None;
+        let mut rounds = 0;
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"round") {
+                // round K: S starts POS value +V end A-B (M moves)
+                let starter = if words[2] == "S" {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let start = words[4];
+                let value: i32 = words[6].parse().unwrap();
+                let end: Vec<u32> = words[8].split('-').map(|x| x.parse().unwrap()).collect();
+                let p = round(rules, start);
+                assert_eq!(solve_value(&p, 1), value, "{line}");
+                if let Some((stores, by)) = last {
+                    let opts = MatchOptions::default();
+                    match next_round(rules, holes, seeds, opts, stores, by).unwrap() {
+                        Between::Next {
+                            start: q,
+                            starter: who,
+                        } => {
+                            assert_eq!(q.to_string(), start, "{line}");
+                            assert_eq!(who, starter, "{line}");
+                        }
+                        Between::Over(_) => panic!("the match was over before {line}"),
+                    }
+                }
+                last = Some(([end[0], end[1]], starter));
+                rounds += 1;
+            }
+            if let Some(verdict) = line.trim().strip_prefix("result: ") {
+                let (stores, by) = last.unwrap();
+                let opts = MatchOptions::default();
+                let want = match next_round(rules, holes, seeds, opts, stores, by).unwrap() {
+                    Between::Over(Some(w)) => format!("{w} wins the match"),
+                    Between::Over(None) => "the match is drawn".to_string(),
+                    Between::Next { .. } => "the round starts repeat".to_string(),
+                };
+                // Dakon is acyclic and tiny here: its record is always complete.
+                let unknown = verdict.starts_with("unknown") && game != "dakon";
+                assert!(verdict.starts_with(&want) || unknown, "{text}");
+            }
+        }
+        assert!(rounds >= 1, "{text}");
+    }
+    check(Dakon::default(), "dakon", 3, 2);
+    check(Dakon::default(), "dakon", 4, 2);
+    check(SanYao, "san-yao", 2, 2);
+    check(WalakPussa::default(), "walak-pussa", 2, 2);
+    let err = fails(&["verify", "match", "kalah"]);
+    assert!(err.contains("not played in matches"), "{err}");
+    let err = fails(&["verify", "match", "san-yao", "--fill-from-move-1"]);
+    assert!(err.contains("dakon and walak-pussa"), "{err}");
+}

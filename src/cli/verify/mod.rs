@@ -10,12 +10,16 @@
 //!   ([`mancala::opening`]): is there a winning opening (RULES.md §9)? With `--solve`, also the
 //!   full game's value.
 //!
+//! - `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of RULES.md §13.5
+//!   for each size ([`matches`]).
+//!
 //! One file per claim (`first_player.rs` with its `heatmap.rs`, `published.rs`, `opening.rs`);
 //! this file holds what they share: solving one start within a time limit, and files written
 //! atomically.
 
 mod first_player;
 mod heatmap;
+mod matches;
 mod opening;
 mod published;
 
@@ -47,6 +51,8 @@ enum VerifyCommand {
     Published(published::PublishedArgs),
     /// Search the first player's whole first turn for an outright win (the Dakon first-player claim).
     Opening(opening::OpeningArgs),
+    /// The round-perfect match (RULES.md §13.5) of Dakon, Walak-pussa or San-Yao for each size.
+    Match(matches::MatchArgs),
 }
 
 /// Search resources shared by the subcommands that solve games.
@@ -92,6 +98,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
     match a.what {
         VerifyCommand::FirstPlayer(a) => first_player::run(&a),
         VerifyCommand::Published(a) => published::run(&a),
+        VerifyCommand::Match(a) => matches::run(&a),
         VerifyCommand::Opening(a) => {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => opening::run(&a, r))
