@@ -3,6 +3,7 @@
 mod agree;
 mod cli;
 mod cli_conventions;
+mod cli_limits;
 mod cli_moves;
 mod examples;
 mod fuzz;

@@ -34,6 +34,54 @@ pub struct SearchArgs {
     /// the wide path; values are the same).
     #[arg(long, hide = true)]
     wide_table: bool,
+    /// Stop after SECS seconds and print what is proven: bounds on the value (exit status 124).
+    #[arg(long, value_parser = super::verify::parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
+    time_limit: Option<f64>,
+}
+
+/// The exit status of a search stopped by `--time-limit` (as `timeout(1)` exits).
+pub const EXIT_TIME_OUT: u8 = 124;
+
+/// The exit status of a search stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// A search stopped before it finished, and what it had proven by then.
+struct Stopped {
+    /// Bounds on the final South-minus-North value.
+    lower: i32,
+    upper: i32,
+    /// Ctrl-C rather than the time limit.
+    by_user: bool,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Stopped {
+    fn exit_code(&self) -> ExitCode {
+        ExitCode::from(if self.by_user {
+            EXIT_INTERRUPTED
+        } else {
+            EXIT_TIME_OUT
+        })
+    }
+
+    fn cause(&self, limit: Option<f64>) -> String {
+        match (self.by_user, limit) {
+            (true, _) | (false, None) => "interrupted (Ctrl-C)".to_string(),
+            (false, Some(l)) => format!("stopped by the time limit of {l} s"),
+        }
+    }
+
+    /// The winner when the bounds alone decide it.
+    fn winner(&self) -> Option<i32> {
+        if self.lower > 0 {
+            Some(1)
+        } else if self.upper < 0 {
+            Some(-1)
+        } else {
+            None
+        }
+    }
 }
 
 impl SearchArgs {
@@ -45,7 +93,6 @@ impl SearchArgs {
         Ok(SearchConfig {
             threads,
             tt_bytes: engine::tt_bytes(root, asked),
-            stop: Some(engine::interrupt_flag()),
             wide_table: self.wide_table,
             ..SearchConfig::default()
         })
@@ -66,15 +113,14 @@ impl SearchArgs {
 /// Runs `work` with a progress line on stderr (after the first second) when asked.
 fn with_progress<T>(
     show: bool,
-    cfg: &mut SearchConfig,
+    cfg: &SearchConfig,
+    progress: &Progress,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
     work: impl FnOnce(&SearchConfig) -> T,
 ) -> T {
     if !show {
         return work(cfg);
     }
-    let progress = Arc::new(Progress::new());
-    cfg.progress = Some(progress.clone());
     let done = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
     std::thread::scope(|s| {
@@ -124,15 +170,22 @@ fn with_progress<T>(
 }
 
 /// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
-/// a solver with a progress display, and returns its result with the configuration used.
+/// a solver with a progress display until it ends, the time limit passes or Ctrl-C is pressed,
+/// and returns its result (or what was proven when stopped) with the configuration used.
 /// `to_final` turns the root's future value into the number shown in progress lines.
 fn run_search<R: Rules, T>(
     p: &Position<R>,
     search: &SearchArgs,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
     job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
-) -> Result<(T, SearchConfig)> {
+) -> Result<(Result<T, Stopped>, SearchConfig)> {
     let mut cfg = search.config(p)?;
+    let progress = Arc::new(Progress::new());
+    cfg.progress = Some(progress.clone());
+    let stop = Arc::new(AtomicBool::new(false));
+    cfg.stop = Some(stop.clone());
+    let limit = search.time_limit.map(Duration::from_secs_f64);
+    let started = Instant::now();
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, p))
@@ -140,10 +193,26 @@ fn run_search<R: Rules, T>(
     let oracle = tb
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let result = with_progress(search.wants_progress(), &mut cfg, to_final, |cfg| {
-        Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
-    })
-    .map_err(engine::search_error)?;
+    let result = engine::with_deadline(limit, &stop, || {
+        with_progress(search.wants_progress(), &cfg, &progress, &to_final, |cfg| {
+            Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
+        })
+    });
+    let result = match result {
+        Ok(r) => Ok(r),
+        Err(SearchError::Interrupted) => {
+            let (lo, hi) = progress.bounds();
+            let (a, b) = (to_final(lo), to_final(hi));
+            Err(Stopped {
+                lower: a.min(b),
+                upper: a.max(b),
+                by_user: engine::interrupted(),
+                nodes: progress.nodes(),
+                seconds: started.elapsed().as_secs_f64(),
+            })
+        }
+        Err(e) => return Err(engine::search_error(e)),
+    };
     Ok((result, cfg))
 }
 
@@ -155,6 +224,10 @@ pub(super) fn solve<R: Rules>(
 ) -> Result<ExitCode> {
     let p = pos.position(rules)?;
     let (result, cfg) = run_search(&p, search, |f| p.final_value(f), |s| s.solve(&p))?;
+    let result = match result {
+        Ok(r) => r,
+        Err(stopped) => return report_stopped(&p, &stopped, search.time_limit, json),
+    };
     let value = p.final_value(result.value);
     let pv_words = move_list::marked(&p, &result.pv);
     let pv = pv_words.join(" ");
@@ -227,6 +300,20 @@ pub(super) fn analyze<R: Rules>(
     let p = pos.position(rules)?;
     let started = Instant::now();
     let (moves, _) = run_search(&p, search, |f| f, |s| s.analyze(&p))?;
+    let moves = match moves {
+        Ok(m) => m,
+        Err(stopped) => {
+            // The bounds of a stopped analysis are those of the move being valued, not of the
+            // position: say that nothing complete was proven.
+            eprintln!(
+                "{}: not every move was valued in {:.1} s ({} nodes); no result",
+                stopped.cause(search.time_limit),
+                stopped.seconds,
+                stopped.nodes
+            );
+            return Ok(stopped.exit_code());
+        }
+    };
     // A move's value from the mover's view, turned into the final South-minus-North score.
     let finals: Vec<(u8, i32)> = moves
         .iter()
@@ -284,4 +371,50 @@ fn best_of<R: Rules>(p: &Position<R>, finals: &[(u8, i32)]) -> Option<i32> {
         Side::South => finals.iter().map(|f| f.1).max(),
         Side::North => finals.iter().map(|f| f.1).min(),
     }
+}
+
+/// What a stopped `solve` proved: the bounds on the value, in words or as JSON.
+fn report_stopped<R: Rules>(
+    p: &Position<R>,
+    stopped: &Stopped,
+    limit: Option<f64>,
+    json: bool,
+) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let cause = stopped.cause(limit);
+    if json {
+        let v = json::about_position(
+            "solve",
+            p,
+            json!({
+                "complete": false,
+                "stopped": if stopped.by_user { "interrupt" } else { "time-limit" },
+                "value": null,
+                "lower": stopped.lower,
+                "upper": stopped.upper,
+                "winner": json::winner(stopped.winner()),
+                "nodes": stopped.nodes,
+                "seconds": stopped.seconds,
+            }),
+        );
+        writeln!(out, "{v}")?;
+    } else {
+        let decided = match stopped.winner() {
+            Some(1) => "; South wins",
+            Some(_) => "; North wins",
+            None => "",
+        };
+        writeln!(out, "position: {p}")?;
+        writeln!(
+            out,
+            "value:    in [{:+}, {:+}] (final South minus North; proven so far{decided})",
+            stopped.lower, stopped.upper
+        )?;
+        writeln!(
+            out,
+            "search:   {cause} after {:.1} s, {} nodes: not solved",
+            stopped.seconds, stopped.nodes
+        )?;
+    }
+    Ok(stopped.exit_code())
 }

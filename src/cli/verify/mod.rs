@@ -87,7 +87,7 @@ fn parse_range(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// A positive, finite number of seconds.
-fn parse_seconds(s: &str) -> Result<f64, String> {
+pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 && x <= 1e9 => Ok(x),
         _ => Err(format!("'{s}' is not a positive number of seconds")),
