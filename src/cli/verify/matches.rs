@@ -11,7 +11,7 @@
 //! acyclic, so its records are §13.5's. A round cut off by `--round-limit` makes the size
 //! unknown too.
 
-use super::{engine, note, parse_range, parse_seconds, EngineArgs, DEFAULT_HASH_MB};
+use super::{engine, note, parse_range, parse_seconds, EngineArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
@@ -89,7 +89,7 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
         );
     }
     let threads = engine::threads(a.engine.threads)?;
-    let hash = engine::hash_bytes(a.engine.hash_mb, DEFAULT_HASH_MB)?;
+    let hash = engine::hash_bytes(a.engine.hash_mb)?;
     let mut out = std::io::stdout().lock();
     for holes in h0..=h1 {
         let holes = holes as u8;
