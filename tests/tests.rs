@@ -2,6 +2,7 @@
 
 mod agree;
 mod cli;
+mod cli_batch;
 mod cli_conventions;
 mod cli_limits;
 mod cli_moves;

@@ -3,6 +3,7 @@
 //! Results go to stdout, diagnostics to stderr. Every error is a message and a non-zero exit,
 //! never a panic: see [`run`].
 
+mod batch;
 mod draw;
 pub(crate) mod engine;
 mod generate;
@@ -72,6 +73,9 @@ struct SolveArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Read one position per line from FILE (`-`: stdin) and print one JSON object per line.
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    batch: Option<String>,
 }
 
 /// Which game, which options, which position: shared by every subcommand.
@@ -274,11 +278,21 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         }
         Command::Solve(a) => {
             let v = a.pos.variant()?;
-            mancala::with_rules!(v, r => solve::solve(&a.pos, &a.search, r, a.json))
+            match &a.batch {
+                Some(src) => {
+                    mancala::with_rules!(v, r => batch::run(&a.pos, &a.search, r, src, "solve"))
+                }
+                None => mancala::with_rules!(v, r => solve::solve(&a.pos, &a.search, r, a.json)),
+            }
         }
         Command::Analyze(a) => {
             let v = a.pos.variant()?;
-            mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json))
+            match &a.batch {
+                Some(src) => {
+                    mancala::with_rules!(v, r => batch::run(&a.pos, &a.search, r, src, "analyze"))
+                }
+                None => mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json)),
+            }
         }
         Command::Match(a) => {
             let v = a.pos.variant()?;

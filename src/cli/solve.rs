@@ -87,7 +87,7 @@ impl Stopped {
 impl SearchArgs {
     /// The search configuration for `root`, with the table sized to what the position can use
     /// and what the machine can give.
-    fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
+    pub(super) fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
         let threads = engine::threads(self.threads)?;
         let asked = engine::hash_bytes(self.hash_mb)?;
         Ok(SearchConfig {
@@ -99,7 +99,7 @@ impl SearchArgs {
     }
 
     /// The table directory of `--tables`, the default one when no DIR is given.
-    fn tables_dir(&self) -> Option<std::path::PathBuf> {
+    pub(super) fn tables_dir(&self) -> Option<std::path::PathBuf> {
         self.tables
             .as_ref()
             .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
@@ -366,7 +366,7 @@ pub(super) fn analyze<R: Rules>(
 }
 
 /// The best of the moves' final values for the side to move; `None` when the game is over.
-fn best_of<R: Rules>(p: &Position<R>, finals: &[(u8, i32)]) -> Option<i32> {
+pub(super) fn best_of<R: Rules>(p: &Position<R>, finals: &[(u8, i32)]) -> Option<i32> {
     match p.to_move()? {
         Side::South => finals.iter().map(|f| f.1).max(),
         Side::North => finals.iter().map(|f| f.1).min(),

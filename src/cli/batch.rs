@@ -1,0 +1,192 @@
+//! `solve --batch FILE` and `analyze --batch FILE` (`-` for stdin): one position per line
+//! (RULES.md notation; blank lines and `#` comments skipped), one JSON object per line out (JSON
+//! Lines, `docs/json.md`), in input order. One solver, so one transposition table, serves every
+//! line: what one position's search stored answers the next one's transpositions. A line that
+//! cannot be read or does not fit the batch yields an error record with its line number, and the
+//! batch goes on; the exit status is 1 when any line failed.
+
+use super::solve::{self, SearchArgs};
+use super::{engine, json, move_list, PositionArgs};
+use anyhow::{bail, Context, Result};
+use mancala::notation::Setup;
+use mancala::rules::Rules;
+use mancala::Position;
+use serde_json::{json, Value};
+use solver::search::{SearchError, Solver};
+use solver::Game;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+/// One input line: its number (from 1) and its position, or why it has none.
+type Line<R> = (usize, Result<Position<R>, String>);
+
+/// Reads the batch: every line that is not blank or a comment.
+fn read_lines<R: Rules>(source: &str, rules: R) -> Result<Vec<Line<R>>> {
+    let text: Vec<String> = if source == "-" {
+        std::io::stdin().lock().lines().collect::<Result<_, _>>()
+    } else {
+        let f = std::fs::File::open(source).with_context(|| format!("--batch {source}"))?;
+        std::io::BufReader::new(f).lines().collect::<Result<_, _>>()
+    }
+    .with_context(|| format!("cannot read --batch {source}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.iter().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let p = t
+            .parse::<Setup>()
+            .map_err(|e| e.to_string())
+            .and_then(|s| Position::from_setup(rules, &s).map_err(|e| e.to_string()))
+            .map_err(|e| format!("invalid position '{t}': {e}"));
+        out.push((i + 1, p));
+    }
+    Ok(out)
+}
+
+/// Runs the batch of `source` for `command` ("solve" or "analyze").
+pub(super) fn run<R: Rules>(
+    pos: &PositionArgs,
+    search: &SearchArgs,
+    rules: R,
+    source: &str,
+    command: &str,
+) -> Result<ExitCode> {
+    if pos.position.is_some() || !pos.moves.is_empty() || pos.seeds.is_some() {
+        bail!("--batch reads its positions from the input; it cannot be combined with --position, --moves or --seeds");
+    }
+    let mut lines = read_lines(source, rules)?;
+    // The batch is on one board width: --holes, else the first readable line's.
+    let holes = pos.holes.map(|h| h as u8).or_else(|| {
+        lines
+            .iter()
+            .find_map(|(_, p)| p.as_ref().ok().map(|p| p.board().holes))
+    });
+    for (_, p) in &mut lines {
+        if let (Ok(q), Some(h)) = (&p, holes) {
+            if q.board().holes != h {
+                *p = Err(format!(
+                    "position {q} has {} pits per row, but the batch is on {h}",
+                    q.board().holes
+                ));
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    let error = |out: &mut std::io::StdoutLock<'_>, line: usize, msg: &str| -> Result<()> {
+        let v = json::about_game(
+            command,
+            R::KIND.name(),
+            rules.option_names(),
+            json!({ "line": line, "error": msg }),
+        );
+        writeln!(out, "{v}")?;
+        Ok(())
+    };
+    // The solver's root: the position with the most positions below it, so that its table's
+    // key covers every line's.
+    let root = lines
+        .iter()
+        .filter_map(|(_, p)| p.as_ref().ok())
+        .max_by_key(|p| p.key_bound())
+        .copied();
+    let Some(root) = root else {
+        for (n, p) in &lines {
+            if let Err(e) = p {
+                error(&mut out, *n, e)?;
+            }
+        }
+        if lines.is_empty() {
+            error(
+                &mut out,
+                0,
+                "no positions in the input (blank lines and # comments are skipped)",
+            )?;
+        }
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut cfg = search.config(&root)?;
+    cfg.stop = Some(engine::interrupt_flag());
+    let tb = search
+        .tables_dir()
+        .map(|d| engine::tables_for_search(&d, &root))
+        .transpose()?;
+    let oracle = tb
+        .as_ref()
+        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
+    let mut solver = Solver::new(&root, cfg, oracle).map_err(engine::search_error)?;
+    let terminal = std::io::stderr().is_terminal();
+    let total = lines.len();
+    for (done, (n, p)) in lines.iter().enumerate() {
+        if terminal && done % 16 == 0 {
+            eprint!("\r{done}/{total} lines");
+        }
+        let p = match p {
+            Ok(p) => p,
+            Err(e) => {
+                failed = true;
+                error(&mut out, *n, e)?;
+                continue;
+            }
+        };
+        let body = match command {
+            "solve" => solver.solve(p).map(|r| {
+                let value = p.final_value(r.value);
+                let best: Vec<u8> = r.best.iter().map(|m| m.0).collect();
+                json!({
+                    "line": n,
+                    "complete": true,
+                    "value": value,
+                    "winner": json::winner(Some(value)),
+                    "best": best,
+                    "pv": move_list::marked(p, &r.pv).join(" "),
+                    "nodes": r.nodes,
+                })
+            }),
+            _ => solver.analyze(p).map(|moves| {
+                let finals: Vec<(u8, i32)> = moves
+                    .iter()
+                    .map(|&(m, v)| (m.0, p.final_value(v)))
+                    .collect();
+                let value = solve::best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
+                let best: Vec<u8> = finals
+                    .iter()
+                    .filter(|f| f.1 == value)
+                    .map(|f| f.0)
+                    .collect();
+                let list: Vec<Value> = finals
+                    .iter()
+                    .map(|&(m, v)| json!({"move": m, "value": v, "winner": json::winner(Some(v))}))
+                    .collect();
+                json!({
+                    "line": n,
+                    "complete": true,
+                    "value": value,
+                    "winner": json::winner(Some(value)),
+                    "best": best,
+                    "moves": list,
+                })
+            }),
+        };
+        match body {
+            Ok(b) => writeln!(out, "{}", json::about_position(command, p, b))?,
+            Err(SearchError::Interrupted) => {
+                out.flush()?;
+                eprintln!("interrupted at line {n}: the lines before it are done");
+                return Ok(ExitCode::from(solve::EXIT_INTERRUPTED));
+            }
+            Err(e) => return Err(engine::search_error(e)),
+        }
+    }
+    if terminal {
+        eprint!("\r{total}/{total} lines\n");
+    }
+    out.flush()?;
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
