@@ -21,10 +21,6 @@ pub(super) struct MatchArgs {
     /// to the store (default: from move n down).
     #[arg(long)]
     fill_from_move_1: bool,
-    /// Moves to apply in order across the rounds, comma-separated pit numbers (a move above n
-    /// sows one of the mover's sons).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-    moves: Vec<String>,
     /// Print one JSON object: {"rounds":[{"starter","start","moves","end","score"}...],
     /// "position","round","to_move","match_over","winner"}.
     #[arg(long)]
@@ -39,7 +35,9 @@ fn letter(s: Option<Side>) -> serde_json::Value {
 /// finished round given without its history, §13.3), or the start of the board.
 /// `--seeds` is the refill of every round; with `--position` it only sets that.
 fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, Side, u8)> {
+    // `--moves` runs on across the rounds (see `run`), so the first round starts before them.
     let mut plain = args.clone();
+    plain.moves.clear();
     if args.position.is_some() {
         plain.seeds = None;
     }
@@ -72,7 +70,7 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
     mancala::matches::check_game(R::KIND, options)?;
     let (start, starter, seeds) = first_round(&args.pos, rules)?;
     let mut m = Match::new(rules, seeds, options, start, starter)?;
-    for (i, text) in args.moves.iter().enumerate() {
+    for (i, text) in args.pos.moves.iter().enumerate() {
         let place = i + 1;
         let Ok(k) = text.trim().parse::<u32>() else {
             bail!("move #{place} ('{text}') is not a pit number");

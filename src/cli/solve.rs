@@ -67,7 +67,7 @@ impl Stopped {
 
     fn cause(&self, limit: Option<f64>) -> String {
         match (self.by_user, limit) {
-            (true, _) | (false, None) => "interrupted (Ctrl-C)".to_string(),
+            (true, _) | (false, None) => "interrupted (Ctrl-C or a termination signal)".to_string(),
             (false, Some(l)) => format!("stopped by the time limit of {l} s"),
         }
     }
