@@ -25,6 +25,6 @@ fn main() {
     );
     assert_eq!(
         value, 6,
-        "Kalah(4,3) is +6 under perfect play (RULES.md §3.7)"
+        "Kalah(4,3) is +6 under perfect play (docs/rules.md §3.7)"
     );
 }

@@ -58,7 +58,7 @@ impl fmt::Display for Side {
     }
 }
 
-/// A pit, by its index `0..2n` in sowing order (`p[i]` in RULES.md).
+/// A pit, by its index `0..2n` in sowing order (`p[i]` in docs/rules.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pit(pub u8);
 
@@ -71,14 +71,14 @@ impl Pit {
 }
 
 /// A move: the pit number `k` in `1..=n`, counted in sowing order within the mover's own row
-/// (RULES.md §2.6). South's move `k` sows `p[k-1]`, North's sows `p[n+k-1]`.
+/// (docs/rules.md §2.6). South's move `k` sows `p[k-1]`, North's sows `p[n+k-1]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(pub u8);
 
 impl Move {
     /// The pit this move sows when `side` moves on a board of `holes` holes per row: the
     /// `k`-th pit counted in sowing order from the mover's move-1 pit. Moves `n+1..=2n` name
-    /// pits of the other row, which a player may own as sons (RULES.md §13.2).
+    /// pits of the other row, which a player may own as sons (docs/rules.md §13.2).
     #[inline]
     pub const fn pit(self, side: Side, holes: u8) -> Pit {
         let i = self.0 - 1 + side.index() as u8 * holes;
@@ -311,7 +311,7 @@ impl Ring {
 }
 
 /// Everything on the table: pits, stores (or capture tallies), board size, the side to move, and
-/// each pit's status for the round (RULES.md §13.1).
+/// each pit's status for the round (docs/rules.md §13.1).
 ///
 /// ```text
 ///  offset: 0 .. 32        32..36     36     37        40..44   44..48
@@ -367,7 +367,7 @@ impl Board {
         self.sons >> i & 1 == 1
     }
 
-    /// Who owns pit `i`: its row's player, or the one opposite for a son (RULES.md §13.1). A
+    /// Who owns pit `i`: its row's player, or the one opposite for a son (docs/rules.md §13.1). A
     /// burnt pit reads as its row's; nobody sows from it, and it never holds seeds.
     #[inline(always)]
     pub const fn owner(&self, i: usize) -> Side {
@@ -444,7 +444,7 @@ impl Iterator for OwnedPits {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveList {
     len: u8,
-    // A player may own pits on both rows (sons, RULES.md §13.1).
+    // A player may own pits on both rows (sons, docs/rules.md §13.1).
     moves: [Move; 2 * MAX_HOLES],
 }
 

@@ -1,7 +1,7 @@
 //! The bridge to the game-agnostic `solver` crate: a [`Position`] is a [`solver::Game`].
 //!
 //! The search sees the **future value**: seeds the side to move will still win minus seeds the
-//! opponent will still win (RULES.md §2.8). Stores stay out of the key; the value of a position
+//! opponent will still win (docs/rules.md §2.8). Stores stay out of the key; the value of a position
 //! is `store[0] - store[1] ± F` (see [`final_value`]).
 //!
 //! The key is the combinatorial rank ([`crate::rank`]) of the pits **seen from the mover**: the
@@ -208,7 +208,7 @@ impl<R: Rules> Game for Position<R> {
 
     /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where
     /// the search asks for it at every node; else [`Position::general_key`]. In a round with
-    /// burnt pits or sons (RULES.md §13.1) the board seen from North is not the rotated board
+    /// burnt pits or sons (docs/rules.md §13.1) the board seen from North is not the rotated board
     /// seen from South (the statuses do not rotate with it), so the key also says who moves. The
     /// statuses themselves are fixed for the round, so every position a search meets has the
     /// root's; a table is never shared between searches of different status patterns (each

@@ -1,7 +1,7 @@
 //! # mancala
 //!
 //! Rules, notation and exact analysis of five two-row mancala games: Kalah, Dakon,
-//! Djenon-aboure, Walak-pussa and San-Yao, exactly as `RULES.md` specifies them.
+//! Djenon-aboure, Walak-pussa and San-Yao, exactly as `docs/rules.md` specifies them.
 //!
 //! - [`board`]: sides, pits, moves and the packed pit array.
 //! - [`notation`]: position text ⇄ [`notation::Setup`].
@@ -10,7 +10,7 @@
 //! - [`rank`]: the combinatorial rank of a board (exact key and table index).
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
 //! - [`variant`]: a game with its options chosen at run time (the CLI's view).
-//! - [`matches`]: multi-round matches: burnt pits, sons, lending, who starts (RULES.md §13).
+//! - [`matches`]: multi-round matches: burnt pits, sons, lending, who starts (docs/rules.md §13).
 //!
 //! ```
 //! use mancala::{Position, rules::Kalah, board::Move};

@@ -1,4 +1,4 @@
-//! Multi-round matches (RULES.md §13): the setup of the next round from the stores at the end of
+//! Multi-round matches (docs/rules.md §13): the setup of the next round from the stores at the end of
 //! the last one, and a match played move by move across its rounds.
 //!
 //! - Dakon and Walak-pussa (§13.3): each player refills their own row, `s` seeds a pit, from move
@@ -84,7 +84,7 @@ pub fn check_game(kind: GameKind, options: MatchOptions) -> Result<(), MatchErro
         )),
         GameKind::SanYao => Ok(()),
         other => Err(MatchError::Game(format!(
-            "{} is not played in matches: matches are Dakon, Walak-pussa and San-Yao (RULES.md §13)",
+            "{} is not played in matches: matches are Dakon, Walak-pussa and San-Yao (docs/rules.md §13)",
             other.title()
         ))),
     }
@@ -123,7 +123,7 @@ fn fill(
 }
 
 /// The next round after a round that ended with `stores` and was started by `starter`
-/// (RULES.md §13.3–§13.4), on `holes` holes with `seeds` per pit.
+/// (docs/rules.md §13.3–§13.4), on `holes` holes with `seeds` per pit.
 pub fn next_round<R: Rules>(
     rules: R,
     holes: u8,

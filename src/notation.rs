@@ -1,9 +1,9 @@
-//! Position notation (RULES.md §2.5): `<p[0],...,p[n-1]>/<p[n],...,p[2n-1]>/<store0>,<store1>/<side>`.
+//! Position notation (docs/rules.md §2.5): `<p[0],...,p[n-1]>/<p[n],...,p[2n-1]>/<store0>,<store1>/<side>`.
 //!
 //! Text is parsed into an unvalidated [`Setup`] (syntax only); [`crate::Position::from_setup`]
 //! then checks it against a game and normalises it.
 //!
-//! A round of a match (RULES.md §13.2) marks pit entries with their status: `x` for a burnt pit,
+//! A round of a match (docs/rules.md §13.2) marks pit entries with their status: `x` for a burnt pit,
 //! a count followed by `s` for a son (`5s`, `0s`). [`RoundSetup`] reads and writes those marks;
 //! [`Setup`] is the plain notation, every pit open.
 
@@ -64,7 +64,7 @@ fn row(field: &str, what: &str) -> Result<Vec<u32>, NotationError> {
     field.split(',').map(|c| count(c, what)).collect()
 }
 
-/// A pit's status for a round (RULES.md §13.1).
+/// A pit's status for a round (docs/rules.md §13.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PitStatus {
     /// Open, owned by its row's player (every pit of a single game).
@@ -106,7 +106,7 @@ fn marked_row(field: &str, what: &str) -> Result<(Vec<u32>, Vec<PitStatus>), Not
     Ok(entries.into_iter().unzip())
 }
 
-/// A round position as written (RULES.md §13.2): the plain [`Setup`] and each pit's status, in
+/// A round position as written (docs/rules.md §13.2): the plain [`Setup`] and each pit's status, in
 /// sowing order (`2n` entries, South's row first). Not yet checked against any game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundSetup {

@@ -1,11 +1,11 @@
 //! The first player's whole first turn, searched exhaustively: the Dakon first-player claim
-//! (RULES.md §9).
+//! (docs/rules.md §9).
 //!
 //! A **first turn** is the side to move's first sowing together with every extra turn it earns:
 //! a sequence of move numbers that ends when the turn passes to the opponent or the game ends.
 //! Two first turns are distinct when their move sequences differ, even if they reach the same
 //! position. A first turn is **winning** when, at its end, the mover already holds more than half
-//! of all seeds (board and both stores) in their store. That covers both cases of RULES.md §9:
+//! of all seeds (board and both stores) in their store. That covers both cases of docs/rules.md §9:
 //! more than half banked when the turn passes, and the opponent's row empty when it becomes
 //! their turn (the game then ends, the mover takes everything left, and the final score decides).
 //! Seeds are never created or destroyed, so "more than half of all seeds" is a win whatever

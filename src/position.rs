@@ -20,9 +20,9 @@ pub enum IllegalMove {
     },
     /// The pit may not be sown.
     NotCandidate(NotCandidate),
-    /// The sowing never ends (RULES.md §2.9).
+    /// The sowing never ends (docs/rules.md §2.9).
     Endless,
-    /// The move names a burnt pit (RULES.md §13.1).
+    /// The move names a burnt pit (docs/rules.md §13.1).
     Burnt(u8),
     /// The move names a pit of the other row that the mover does not own as a son (§13.2).
     NotOwned(u8),
@@ -77,7 +77,7 @@ pub enum PositionError {
     TooManySeeds(String),
     /// A finished-game marker with seeds still on the board.
     SeedsAfterEnd,
-    /// Pit statuses the game does not allow (RULES.md §13.1–§13.2).
+    /// Pit statuses the game does not allow (docs/rules.md §13.1–§13.2).
     Status(String),
 }
 
@@ -137,12 +137,12 @@ impl<R: Rules> Position<R> {
         Self::from_setup(rules, &setup)
     }
 
-    /// Validates a setup against the game and normalises it (RULES.md §2.5).
+    /// Validates a setup against the game and normalises it (docs/rules.md §2.5).
     pub fn from_setup(rules: R, setup: &Setup) -> Result<Self, PositionError> {
         Self::from_masks(rules, setup, 0, 0)
     }
 
-    /// Validates a round position (pit statuses included, RULES.md §13) against the game and
+    /// Validates a round position (pit statuses included, docs/rules.md §13) against the game and
     /// normalises it. Burnt pits and sons belong to the match games: none in Kalah or
     /// Djenon-aboure, sons in San-Yao only; a burnt pit holds no seeds.
     pub fn from_round_setup(rules: R, round: &RoundSetup) -> Result<Self, PositionError> {
@@ -448,7 +448,7 @@ impl<R: Rules> Position<R> {
 }
 
 impl<R: Rules> fmt::Display for Position<R> {
-    /// The position in RULES.md §2.5 notation, with the pit marks of §13.2 in a later round.
+    /// The position in docs/rules.md §2.5 notation, with the pit marks of §13.2 in a later round.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.board.has_statuses() {
             self.round_setup().fmt(f)

@@ -178,7 +178,7 @@ fn search_agrees_with_brute_force_san_yao() {
     compare_values(SanYao, &example_value("Y3").0);
 }
 
-/// Hand-checked values from RULES.md (the W3 and Y3 cycle positions): every value row of
+/// Hand-checked values from docs/rules.md (the W3 and Y3 cycle positions): every value row of
 /// tests/data/rules_examples.jsonl, by the search, under each rule set it lists.
 #[test]
 fn cycle_positions_have_their_documented_values() {

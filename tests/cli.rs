@@ -279,7 +279,7 @@ fn solve_values_are_final_scores_from_any_position() {
         "--json",
     ]);
     assert_eq!(v["value"], -6);
-    // Y3 of RULES.md, North to move.
+    // Y3 of docs/rules.md, North to move.
     let (y3, want) = example_value("Y3");
     let v = json(&["solve", "san-yao", "--position", &y3, "--json"]);
     assert_eq!(v["value"], want);

@@ -1,4 +1,4 @@
-//! Every worked example of RULES.md, exactly as written there: the rows of
+//! Every worked example of docs/rules.md, exactly as written there: the rows of
 //! `tests/data/rules_examples.jsonl` played by the main engine, and the examples' prose claims
 //! over all openings.
 

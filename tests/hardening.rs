@@ -466,7 +466,10 @@ fn finding_6_signals_end_long_commands_with_a_message_and_status_130() {
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{out}{err}");
-    assert!(out.contains("not solved") && out.contains("value:    in ["), "{out}");
+    assert!(
+        out.contains("not solved") && out.contains("value:    in ["),
+        "{out}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     let o = signalled(
         &[

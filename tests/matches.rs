@@ -1,4 +1,4 @@
-//! Multi-round matches (RULES.md §13): pit statuses in notation and rules, the setup between
+//! Multi-round matches (docs/rules.md §13): pit statuses in notation and rules, the setup between
 //! rounds, the `match` command, and agreement with the reference engine's rounds.
 
 use crate::reference::rounds::{

@@ -61,7 +61,7 @@ fn check_invariants<R: Rules>(rules: R, game: &[Position<R>]) {
     }
 }
 
-/// Kalah and Dakon are acyclic (RULES.md §8.2): no position recurs in a game.
+/// Kalah and Dakon are acyclic (docs/rules.md §8.2): no position recurs in a game.
 fn check_no_repeats<R: Rules>(game: &[Position<R>]) {
     let mut seen = HashSet::new();
     for p in game {

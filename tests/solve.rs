@@ -1,13 +1,13 @@
-//! Exact values from the search against published values: RULES.md §3.7 and REFERENCE.md.
+//! Exact values from the search against published values: docs/rules.md §3.7 and REFERENCE.md.
 
 use crate::util::{kalah, kalah_start_values, solve_start};
 
-/// RULES.md §3.7: every board size under the four rule combinations.
+/// docs/rules.md §3.7: every board size under the four rule combinations.
 #[test]
 fn kalah_small_boards_match_rules_md() {
     let rows: Vec<_> = kalah_start_values()
         .into_iter()
-        .filter(|r| r.source.contains("RULES.md"))
+        .filter(|r| r.source.contains("docs/rules.md"))
         .collect();
     assert_eq!(rows.len(), 17 * 4, "the whole §3.7 table");
     for r in rows {

@@ -213,7 +213,7 @@ pub(crate) struct StartValue {
     pub value: i32,
     /// The best first moves, when published (empty otherwise).
     pub best: Vec<u8>,
-    /// Where the value is published: `RULES.md 3.7`, `REFERENCE.md ...`, or both.
+    /// Where the value is published: `docs/rules.md 3.7`, `REFERENCE.md ...`, or both.
     pub source: &'static str,
 }
 
@@ -276,11 +276,11 @@ pub(crate) enum Claim {
     Value(i32),
 }
 
-/// One row of `tests/data/rules_examples.jsonl`: a claim of RULES.md about a position, under
+/// One row of `tests/data/rules_examples.jsonl`: a claim of docs/rules.md about a position, under
 /// each of the listed games with options.
 #[derive(Clone, Debug)]
 pub(crate) struct Example {
-    /// The example's name in RULES.md (`K1`, `W3`, ...); a prime marks an option variant.
+    /// The example's name in docs/rules.md (`K1`, `W3`, ...); a prime marks an option variant.
     pub id: String,
     /// Each game with options the claim holds under, in both engines.
     pub games: Vec<(Variant, RefGame)>,

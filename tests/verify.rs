@@ -210,7 +210,7 @@ fn memoised_first_turn_count_matches_brute_force() {
             assert_eq!(r.winning, Some(acc.1 > 0));
         }
     }
-    // Dakon 3x3: 13 first turns, 3 of them winning (RULES.md §9 checked by hand).
+    // Dakon 3x3: 13 first turns, 3 of them winning (docs/rules.md §9 checked by hand).
     let r = opening::search(
         &Position::start(Dakon::default(), 3, 3).unwrap(),
         &Limits::default(),

@@ -1,5 +1,5 @@
 //! `solve --batch FILE` and `analyze --batch FILE` (`-` for stdin): one position per line
-//! (RULES.md notation; blank lines and `#` comments skipped), one JSON object per line out (JSON
+//! (docs/rules.md notation; blank lines and `#` comments skipped), one JSON object per line out (JSON
 //! Lines, `docs/json.md`), in input order. One solver, so one transposition table, serves every
 //! line: what one position's search stored answers the next one's transpositions. A line that
 //! cannot be read or does not fit the batch yields an error record with its line number, and the

@@ -20,7 +20,7 @@ use std::fmt::Write;
 pub fn draw<R: Rules>(p: &Position<R>) -> String {
     let b = p.board();
     let n = b.holes as usize;
-    // A round's statuses (RULES.md §13.2): a burnt pit as `x`, a son with its count and `s`.
+    // A round's statuses (docs/rules.md §13.2): a burnt pit as `x`, a son with its count and `s`.
     let pits: Vec<String> = (0..2 * n)
         .map(|i| {
             let c = b.pits.get(i);

@@ -217,7 +217,7 @@ pub fn tables_for_search<R: Rules>(
 ) -> Result<Tablebase<MancalaIndexer<R>>> {
     if p.board().has_statuses() {
         // A table slot is a board with every pit open and owned by its row: a round with burnt
-        // pits or sons has other values for the same counts (RULES.md §13.1).
+        // pits or sons has other values for the same counts (docs/rules.md §13.1).
         bail!(
             "--tables: endgame tables hold positions whose pits are all open; {p} has burnt pits or sons, so solve it without --tables"
         );

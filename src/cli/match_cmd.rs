@@ -1,4 +1,4 @@
-//! `mancala match`: a multi-round match (RULES.md §13) played from a move list that runs on
+//! `mancala match`: a multi-round match (docs/rules.md §13) played from a move list that runs on
 //! across rounds. Interactive match play is left to the interactive-play work (issue 18).
 
 use super::PositionArgs;

@@ -48,7 +48,7 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
-    /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; RULES.md §13) from a move list.
+    /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; docs/rules.md §13) from a move list.
     Match(match_cmd::MatchArgs),
     /// Endgame tables: build, info, query, dump, verify.
     Tables(tables::TablesArgs),
@@ -91,7 +91,7 @@ pub struct PositionArgs {
     /// Seeds per hole in the start position (default: the game's standard).
     #[arg(long)]
     seeds: Option<u32>,
-    /// A position in RULES.md notation, e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S (default: the start).
+    /// A position in docs/rules.md notation, e.g. 4,4,4,4,4,4/4,4,4,4,4,4/0,0/S (default: the start).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Moves to apply first, in order: pit numbers 1..=holes, each optionally marked with its
@@ -102,7 +102,7 @@ pub struct PositionArgs {
     rules: RuleArgs,
 }
 
-/// The rule options (RULES.md §2.12) of every game, a flag each, made from the games' own
+/// The rule options (docs/rules.md §2.12) of every game, a flag each, made from the games' own
 /// declarations ([`Rules::OPTIONS`]); each belongs to one game.
 #[derive(Debug, Clone, Default)]
 struct RuleArgs {
@@ -250,7 +250,7 @@ impl PositionArgs {
 /// Runs the command line; `Ok` carries the process exit code.
 pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
     match cli.command {
-        // A relay sowing can run billions of laps (RULES.md §2.9): these show that they are
+        // A relay sowing can run billions of laps (docs/rules.md §2.9): these show that they are
         // still at it on a terminal, and stop on a signal.
         Command::Show(a) => {
             let v = a.variant()?;

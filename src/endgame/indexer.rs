@@ -94,7 +94,7 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
         }
     }
 
-    /// For Kalah on up to 7 holes: `KalahStages`, by the potential of RULES.md §8.2.
+    /// For Kalah on up to 7 holes: `KalahStages`, by the potential of docs/rules.md §8.2.
     fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
         let word = self.word?;
         // The rank of a word needs at most `257 - 2n` seeds.

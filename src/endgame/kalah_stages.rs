@@ -9,7 +9,7 @@ use crate::rules::{with_word_size, KalahWord};
 /// The stages of a Kalah layer: positions by increasing distance of their seeds to the stores.
 ///
 /// The potential of a row is `Φ(row) = Σ i·row[i]` (pit `i` counted from the row's first pit,
-/// so the pit next to the store weighs most), and of a board the sum over both rows: RULES.md
+/// so the pit next to the store weighs most), and of a board the sum over both rows: docs/rules.md
 /// §8.2's potential (seeds times steps to the store) counted from the other end. A move that
 /// stays in the layer sows `s` seeds from pit `j` into pits `j+1..=j+s` of the mover's own row
 /// (reaching the store or capturing would bank seeds), which raises the mover's row's potential

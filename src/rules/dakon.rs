@@ -1,4 +1,4 @@
-//! Dakon (RULES.md §4): landing-pit relay through the own store, extra turn on a store landing,
+//! Dakon (docs/rules.md §4): landing-pit relay through the own store, extra turn on a store landing,
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
 use super::{

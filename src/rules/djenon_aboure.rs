@@ -1,4 +1,4 @@
-//! Djenon-aboure (RULES.md §5): origin-first landing-pit relay round the `2n` pits, capture of
+//! Djenon-aboure (docs/rules.md §5): origin-first landing-pit relay round the `2n` pits, capture of
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
 use super::{

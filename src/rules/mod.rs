@@ -7,7 +7,7 @@
 //! - `lap_with_store`: one lap round the pits *and the mover's own store* (Kalah, Dakon);
 //! - `lap_ring`: one lap round the `2n` pits only (Djenon-aboure, Walak-pussa, San-Yao);
 //! - `relay`: a chain of laps with exact endless-sowing detection (Brent's cycle finding, no
-//!   cap on laps, RULES.md §2.9);
+//!   cap on laps, docs/rules.md §2.9);
 //! - the end-of-game settlements (each side takes its own row; one side takes everything).
 
 mod dakon;
@@ -48,7 +48,7 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// All games, in RULES.md order.
+    /// All games, in docs/rules.md order.
     pub const ALL: [GameKind; 5] = [
         GameKind::Kalah,
         GameKind::Dakon,
@@ -68,7 +68,7 @@ impl GameKind {
         }
     }
 
-    /// The allowed holes per row (RULES.md §2.11).
+    /// The allowed holes per row (docs/rules.md §2.11).
     pub const fn holes_range(self) -> (u8, u8) {
         match self {
             GameKind::Kalah => (1, 8),
@@ -95,7 +95,7 @@ impl GameKind {
         }
     }
 
-    /// The allowed seeds per hole for a board of `holes` holes. RULES.md allows Kalah more than
+    /// The allowed seeds per hole for a board of `holes` holes. docs/rules.md allows Kalah more than
     /// 8; we allow as many as keep the board within [`crate::board::MAX_BOARD_SEEDS`].
     pub const fn seeds_range(self, holes: u8) -> (u8, u8) {
         match self {
@@ -136,7 +136,7 @@ impl GameKind {
     }
 }
 
-/// A rule option of one game (RULES.md §2.12).
+/// A rule option of one game (docs/rules.md §2.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleOption {
     /// Its name: the command-line flag without the dashes (`--empty-capture`), and the word in a
@@ -155,7 +155,7 @@ pub enum TurnEnd {
     ExtraTurn,
 }
 
-/// A sowing that never ends (RULES.md §2.9): the move is illegal.
+/// A sowing that never ends (docs/rules.md §2.9): the move is illegal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Endless;
 
@@ -178,11 +178,11 @@ pub enum NotCandidate {
 ///   endless (the copy is then thrown away);
 /// - [`Rules::settle`] applies the end-of-game checks and the no-move rule after every move and
 ///   to every position read from the user, so that every position handed out is normalised
-///   (RULES.md §2.5–§2.7).
+///   (docs/rules.md §2.5–§2.7).
 pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Which game this is.
     const KIND: GameKind;
-    /// Whether positions can recur across turns or a sowing can be endless (RULES.md §8.1).
+    /// Whether positions can recur across turns or a sowing can be endless (docs/rules.md §8.1).
     const CAN_CYCLE: bool;
 
     /// Whether `side` may sow `pit` (one of its own pits) on `board`, endlessness aside.
@@ -193,10 +193,10 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless>;
 
     /// Applies the game's end and no-move rules to a board whose `to_move` is the player due to
-    /// move next (RULES.md §2.7 steps 3–4).
+    /// move next (docs/rules.md §2.7 steps 3–4).
     fn settle(&self, board: &mut Board);
 
-    /// The game's rule options (RULES.md §2.12), in a fixed order: the one place their names
+    /// The game's rule options (docs/rules.md §2.12), in a fixed order: the one place their names
     /// are spelled. The command line makes a flag of each, the run-time variants parse
     /// and print them, and table identities list them.
     const OPTIONS: &'static [RuleOption];
@@ -259,7 +259,7 @@ pub(crate) enum Landing {
 }
 
 /// The pits a sowing steps through: the whole ring ([`Ring`], every pit open), or the ring
-/// without its burnt pits ([`OpenRing`], a later round of a match, RULES.md §13.1). The sowing
+/// without its burnt pits ([`OpenRing`], a later round of a match, docs/rules.md §13.1). The sowing
 /// code is written once over this trait; a game picks the track once per turn, so a board with
 /// every pit open runs the same code as before there were statuses.
 pub(crate) trait Track: Copy {
@@ -368,7 +368,7 @@ pub(crate) fn lap_with_store(board: &mut Board, side: Side, from: usize, count: 
 }
 
 /// [`lap_with_store`] on `track`: burnt pits are passed over, and the own store keeps its place
-/// after the last pit of the mover's row, burnt or not (RULES.md §13.1).
+/// after the last pit of the mover's row, burnt or not (docs/rules.md §13.1).
 #[inline]
 pub(crate) fn lap_with_store_on<T: Track>(
     track: T,
@@ -483,7 +483,7 @@ pub(crate) enum LapEnd {
 /// sowing endless.
 ///
 /// Sowing is deterministic and its lap-boundary state is (board, pit to lift), so it is endless
-/// exactly when that state repeats (RULES.md §2.9). Brent's algorithm finds a repetition with
+/// exactly when that state repeats (docs/rules.md §2.9). Brent's algorithm finds a repetition with
 /// O(1) memory: keep a saved state, compare every new state with it, and move it to the current
 /// state whenever the count since the last move reaches the next power of two. Once the saved
 /// state lies on the cycle and the power exceeds the cycle length, the next circuit meets it.
@@ -555,7 +555,7 @@ pub(crate) fn each_takes_own_row(board: &mut Board) {
 }
 
 /// Each player adds the seeds left in the pits they own to their store: San-Yao's sweep, which
-/// goes by the owner of a pit (RULES.md §13.1); with no sons, [`each_takes_own_row`].
+/// goes by the owner of a pit (docs/rules.md §13.1); with no sons, [`each_takes_own_row`].
 pub(crate) fn each_takes_owned(board: &mut Board) {
     if board.sons == 0 {
         return each_takes_own_row(board);

@@ -1,4 +1,4 @@
-//! San-Yao (RULES.md §7): Walak-pussa's sowing and capture; the game ends below two stones;
+//! San-Yao (docs/rules.md §7): Walak-pussa's sowing and capture; the game ends below two stones;
 //! forced passes as in Djenon-aboure.
 
 use super::{pass_or_end, GameKind, NotCandidate, RuleOption, Rules, TurnEnd};

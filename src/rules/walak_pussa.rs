@@ -1,4 +1,4 @@
-//! Walak-pussa (RULES.md §6): next-pit relay round the `2n` pits, alternating capture chain;
+//! Walak-pussa (docs/rules.md §6): next-pit relay round the `2n` pits, alternating capture chain;
 //! a player with no legal move loses the rest of the board to the opponent.
 
 use super::{one_takes_all, GameKind, NotCandidate, RuleOption, Rules, TurnEnd};

@@ -93,7 +93,7 @@ pub(super) struct Endless {
     pub(super) period: usize,
 }
 
-/// Lap-boundary bookkeeping (RULES.md §2.9): `seen` is the hash set of lap-boundary states
+/// Lap-boundary bookkeeping (docs/rules.md §2.9): `seen` is the hash set of lap-boundary states
 /// (board, stores, pit about to be lifted), each with the lap it was first seen at. Returns
 /// `Err` if this state was seen before, which proves the sowing endless; no caps are used.
 pub(super) fn check_state(

@@ -1,5 +1,5 @@
 //! The brute-force solver: exact values by whole-graph retrograde analysis per seed-count layer
-//! (RULES.md §8.5), cycle-safe, with no search heuristics to share bugs with the main solver.
+//! (docs/rules.md §8.5), cycle-safe, with no search heuristics to share bugs with the main solver.
 
 use super::board::{board_of, board_sum};
 use super::engine::{candidates, normalize, play};
@@ -94,7 +94,7 @@ fn solve_graph(graph: &Graph) -> Vec<i32> {
     f.into_iter().map(|v| v.expect("solved")).collect()
 }
 
-/// Solves one seed-count layer `k` (RULES.md §8.5), all lower layers being solved already.
+/// Solves one seed-count layer `k` (docs/rules.md §8.5), all lower layers being solved already.
 /// For each threshold t in T = {exit values} ∪ {0}, W_t is computed by iterating its set
 /// equation from the empty set (t > 0: least fixpoint, South must really reach an exit >= t)
 /// or from the whole layer (t <= 0: greatest fixpoint, staying in the layer forever earns 0).
@@ -198,13 +198,13 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// Checks the brute force against the RULES.md §3.7 rows of `tests/data/kalah_start_values.csv`
+    /// Checks the brute force against the docs/rules.md §3.7 rows of `tests/data/kalah_start_values.csv`
     /// that `select` picks; returns how many it checked.
     fn check_kalah_start_values(select: impl Fn(usize, u32) -> bool) -> usize {
         let mut checked = 0;
         for r in crate::util::kalah_start_values() {
             let (holes, seeds) = (r.holes as usize, r.seeds as u32);
-            if !r.source.contains("RULES.md") || !select(holes, seeds) {
+            if !r.source.contains("docs/rules.md") || !select(holes, seeds) {
                 continue;
             }
             let g = RefGame::Kalah {
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn layer_solver_matches_path_minimax_cyclic_games() {
-        // The cross-turn cycles W3 and Y3 of RULES.md, entered at two of their positions.
+        // The cross-turn cycles W3 and Y3 of docs/rules.md, entered at two of their positions.
         let w3 = crate::util::example_positions("W3");
         let y3 = crate::util::example_positions("Y3");
         let cases: Vec<(RefGame, &str)> = vec![

@@ -1,4 +1,4 @@
-//! Dakon's sowing and captures (RULES.md §4.2-§4.3).
+//! Dakon's sowing and captures (docs/rules.md §4.2-§4.3).
 
 use super::board::{check_state, next_slot, owner, Endless, Slot, Turn};
 use std::collections::HashMap;

@@ -1,4 +1,4 @@
-//! Djenon-aboure's sowing and capture walk (RULES.md §5.3-§5.4).
+//! Djenon-aboure's sowing and capture walk (docs/rules.md §5.3-§5.4).
 
 use super::board::{check_state, Endless, Turn};
 use std::collections::HashMap;

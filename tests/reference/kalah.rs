@@ -1,4 +1,4 @@
-//! Kalah's sowing and capture (RULES.md §3.2-§3.3).
+//! Kalah's sowing and capture (docs/rules.md §3.2-§3.3).
 
 use super::board::{next_slot, owner, Slot, Turn};
 

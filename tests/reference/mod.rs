@@ -1,13 +1,13 @@
 #![allow(dead_code)]
-//! Independent reference implementation of the five mancala games of `RULES.md`
+//! Independent reference implementation of the five mancala games of `docs/rules.md`
 //! (Kalah, Dakon, Djenon-aboure, Walak-pussa, San-Yao), used as a test oracle.
 //!
 //! Written for clarity, not speed: the board is a plain `Vec<u32>` of `2n` pits in
 //! sowing order (`p[0..n)` South, `p[n..2n)` North), seeds are dropped one at a
 //! time, endless relays are detected with a hash set of lap-boundary states, and
-//! `value` is a brute-force whole-graph retrograde solver (RULES.md §8.5).
+//! `value` is a brute-force whole-graph retrograde solver (docs/rules.md §8.5).
 //!
-//! Implementation-defined limit (RULES.md §2.5 item 3): every pit and store is a
+//! Implementation-defined limit (docs/rules.md §2.5 item 3): every pit and store is a
 //! `u32`, and the total of all counts must fit in a `u32`; larger input is rejected
 //! by `parse`.
 //!

@@ -1,4 +1,4 @@
-//! Position notation (RULES.md §2.5): `<south>/<north>/<store0>,<store1>/<side>`.
+//! Position notation (docs/rules.md §2.5): `<south>/<north>/<store0>,<store1>/<side>`.
 
 use super::RefPos;
 

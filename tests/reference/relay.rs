@@ -1,5 +1,5 @@
 //! The next-pit relay and alternating capture chain shared by Walak-pussa and San-Yao
-//! (RULES.md §6.3-§6.4, §7.3-§7.4).
+//! (docs/rules.md §6.3-§6.4, §7.3-§7.4).
 
 use super::board::{check_state, Endless, Turn};
 use std::collections::HashMap;

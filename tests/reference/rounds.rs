@@ -1,4 +1,4 @@
-//! Match rounds (RULES.md §13) for the reference engine: pit statuses, the three match games'
+//! Match rounds (docs/rules.md §13) for the reference engine: pit statuses, the three match games'
 //! sowing with burnt pits and sons, and the setup between rounds. Written from §13 and the game
 //! sections alone, seed by seed, for clarity; it shares nothing with the `mancala` crate.
 //!

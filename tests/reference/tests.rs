@@ -1,4 +1,4 @@
-//! The reference engine against every worked example of RULES.md (the rows of
+//! The reference engine against every worked example of docs/rules.md (the rows of
 //! tests/data/rules_examples.jsonl, plus the reference's own details: lap ends, endless-relay
 //! periods, candidates), and its own notation checks.
 

@@ -45,7 +45,7 @@
 //!   chooses the order of the positions, so it can put the lookups of successive positions near
 //!   each other in memory.
 //!
-//! - **Cyclic layers** (`CAN_CYCLE == true`): the exact fixpoint of RULES §8.5 for *all
+//! - **Cyclic layers** (`CAN_CYCLE == true`): the exact fixpoint of docs/rules.md §8.5 for *all
 //!   thresholds together*, by value iteration from 0 in passes over the layer that regenerate the
 //!   children, with about 4 bytes per slot and no stored graph (see "The lean cyclic algorithm"
 //!   below). [`solve_layer_by_graph`] keeps the former algorithm, counters on the explicit

@@ -8,10 +8,10 @@
 //!   random exits and turn passing, two positions per slot), cyclic or acyclic.
 //!
 //! Oracles: a naive iteration of the §8.5 set equations on the explicit doubled graph (least
-//! fixpoints for `t > 0`, greatest for `t <= 0`, exactly as RULES states them) and a plain
+//! fixpoints for `t > 0`, greatest for `t <= 0`, exactly as docs/rules.md states them) and a plain
 //! memoised minimax for acyclic games, both in `crate::toy::reference`; and, for small cyclic
 //! games, defined here, a plain depth-first minimax over the
-//! whole game that scores a repetition on the current path as 0 (exact at its root, RULES §2.10).
+//! whole game that scores a repetition on the current path as 0 (exact at its root, docs/rules.md §2.10).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -17,7 +17,7 @@ use crate::toy::reference::{brute_all, minimax as brute};
 use crate::toy::take::{take_game, Take, WideKeys};
 use crate::tt::{Narrow, Table, TtError};
 
-/// The exact value of every node of `spec`, by RULES §8.5 ([`brute_all`]), by key.
+/// The exact value of every node of `spec`, by docs/rules.md §8.5 ([`brute_all`]), by key.
 fn fixpoint<const C: bool>(spec: &'static GraphSpec) -> HashMap<u128, i32> {
     let tables = brute_all(&GraphIx::<C>(spec), spec.layers);
     all_nodes::<C>(spec)

@@ -8,7 +8,7 @@
 //! - [`digits`]: `Digits`, acyclic, with extra turns, stakes, game-over slots and losing moves.
 //! - [`track`]: `Track`, a hand-made cyclic game.
 //! - [`rand`]: `Rand`, random layered graphs from a fixed-start generator, cyclic or acyclic.
-//! - [`reference`]: RULES §8.5 by brute force, and memoised minimax.
+//! - [`reference`]: docs/rules.md §8.5 by brute force, and memoised minimax.
 //! - [`rng`]: the generator (splitmix64).
 
 pub(crate) mod digits;

@@ -1,6 +1,6 @@
 //! Slow reference solvers to check the search and the retrograde analysis against:
 //!
-//! - [`brute_all`]: RULES §8.5 verbatim, by naive iteration on the explicit doubled graph (least
+//! - [`brute_all`]: docs/rules.md §8.5 verbatim, by naive iteration on the explicit doubled graph (least
 //!   fixpoints for `t > 0`, greatest for `t <= 0`), layer by layer over an [`Indexer`];
 //! - [`minimax`]: plain memoised minimax over the definition (acyclic games only).
 

@@ -1,4 +1,4 @@
-//! `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of RULES.md §13.5 for
+//! `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of docs/rules.md §13.5 for
 //! each board size: every round solved exactly, both sides playing the first best move (lowest
 //! move number among those that attain the value), each round's start, value and final stores,
 //! and the match's end (who wins, or that the round starts repeat).
@@ -182,7 +182,7 @@ fn play_match<R: Rules>(
             Err(RoundStop::Search(e)) => return Err(engine::search_error(e)),
             Err(RoundStop::Cycle) => {
                 let why = format!(
-                    "round {k}: first-best play repeats a position (the cycle rule of RULES.md §13.5 is not implemented)"
+                    "round {k}: first-best play repeats a position (the cycle rule of docs/rules.md §13.5 is not implemented)"
                 );
                 return Ok((records, Outcome::Unknown(why)));
             }

@@ -7,10 +7,10 @@
 //! - `verify published`: the Kalah values of REFERENCE.md (built in: [`mancala::reference_values`]),
 //!   row by row: agree, disagree or skipped. Exit status 1 on any disagreement.
 //! - `verify opening GAME`: the first player's whole first turn, searched exhaustively
-//!   ([`mancala::opening`]): is there a winning opening (RULES.md §9)? With `--solve`, also the
+//!   ([`mancala::opening`]): is there a winning opening (docs/rules.md §9)? With `--solve`, also the
 //!   full game's value.
 //!
-//! - `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of RULES.md §13.5
+//! - `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of docs/rules.md §13.5
 //!   for each size ([`matches`]).
 //!
 //! One file per claim (`first_player.rs` with its `heatmap.rs`, `published.rs`, `opening.rs`);
@@ -51,7 +51,7 @@ enum VerifyCommand {
     Published(published::PublishedArgs),
     /// Search the first player's whole first turn for an outright win (the Dakon first-player claim).
     Opening(opening::OpeningArgs),
-    /// The round-perfect match (RULES.md §13.5) of Dakon, Walak-pussa or San-Yao for each size.
+    /// The round-perfect match (docs/rules.md §13.5) of Dakon, Walak-pussa or San-Yao for each size.
     Match(matches::MatchArgs),
 }
 
