@@ -10,7 +10,7 @@
 //! - [`rank`]: the combinatorial rank of a board (exact key and table index).
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
 //! - [`variant`]: a game with its options chosen at run time (the CLI's view).
-//! - [`matches`]: multi-round matches: burnt pits, sons, lending, who starts (docs/rules.md §13).
+//! - [`mod@matches`]: multi-round matches: burnt pits, sons, lending, who starts (docs/rules.md §13).
 //!
 //! ```
 //! use mancala::{Position, rules::Kalah, board::Move};
