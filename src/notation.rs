@@ -133,13 +133,7 @@ impl FromStr for RoundSetup {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Self, NotationError> {
-        let parts: Vec<&str> = s.split('/').collect();
-        if parts.len() != 4 {
-            return Err(NotationError(format!(
-                "'{s}' has {} '/'-separated fields, not 4",
-                parts.len()
-            )));
-        }
+        let parts = fields(s)?;
         let (south, mut status) = marked_row(parts[0], "South's row")?;
         let (north, north_status) = marked_row(parts[1], "North's row")?;
         status.extend(north_status);
@@ -191,13 +185,7 @@ impl FromStr for Setup {
     type Err = NotationError;
 
     fn from_str(s: &str) -> Result<Self, NotationError> {
-        let parts: Vec<&str> = s.split('/').collect();
-        if parts.len() != 4 {
-            return Err(NotationError(format!(
-                "'{s}' has {} '/'-separated fields, not 4",
-                parts.len()
-            )));
-        }
+        let parts = fields(s)?;
         let south = row(parts[0], "South's row")?;
         let north = row(parts[1], "North's row")?;
         let (stores, to_move) = stores_and_side(parts[2], parts[3])?;
@@ -208,6 +196,17 @@ impl FromStr for Setup {
             to_move,
         })
     }
+}
+
+/// The four `/`-separated fields of a position: the two rows, the stores, the side to move.
+fn fields(s: &str) -> Result<[&str; 4], NotationError> {
+    let parts: Vec<&str> = s.split('/').collect();
+    <[&str; 4]>::try_from(parts.as_slice()).map_err(|_| {
+        NotationError(format!(
+            "'{s}' has {} '/'-separated fields, not 4",
+            parts.len()
+        ))
+    })
 }
 
 /// The last two fields: `<store0>,<store1>` and `S`, `N` or `-`.

@@ -141,7 +141,7 @@ pub(super) fn run<R: Rules>(
                     "value": value,
                     "winner": json::winner(Some(value)),
                     "best": best,
-                    "pv": move_list::marked(p, &r.pv).join(" "),
+                    "pv": move_list::marked_json(p, &r.pv),
                     "nodes": r.nodes,
                 })
             }),

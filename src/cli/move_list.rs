@@ -89,6 +89,14 @@ pub fn marked<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<String> {
     words
 }
 
+/// The moves of [`marked`] as JSON: `[{"side":"S","move":3},...]`, the PV's one shape.
+pub fn marked_json<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<serde_json::Value> {
+    let words = marked(root, moves);
+    let each = words.iter().zip(moves);
+    each.map(|(w, m)| serde_json::json!({"side": &w[..1], "move": m.0}))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,13 +229,8 @@ pub(super) fn solve<R: Rules>(
         Err(stopped) => return report_stopped(&p, &stopped, search.time_limit, json),
     };
     let value = p.final_value(result.value);
-    let pv_words = move_list::marked(&p, &result.pv);
-    let pv = pv_words.join(" ");
-    let pv_json: Vec<_> = pv_words
-        .iter()
-        .zip(&result.pv)
-        .map(|(w, m)| json!({"side": &w[..1], "move": m.0}))
-        .collect();
+    let pv = move_list::marked(&p, &result.pv).join(" ");
+    let pv_json = move_list::marked_json(&p, &result.pv);
     let hit_rate = if result.tt_probes == 0 {
         0.0
     } else {
