@@ -193,7 +193,7 @@
 //! children and read this layer's values. The number of passes is about the longest chain of
 //! forced internal moves that runs against the slot order, plus one; on the real games the live
 //! slots shrink fast (Djenon-aboure 6 holes, layer 14: 6 passes over 100 %, 56 %, 15 %, 1.6 %,
-//! 0.02 % and 0.0003 % of the slots). Memory: 2 bytes of value, 2 of best exit and a live bit per
+//! 0.06 % and 0.0003 % of the slots). Memory: 2 bytes of value, 2 of best exit and a live bit per
 //! slot ([`layer_working_bytes`]), about 4.1 bytes per slot; the result is the value array.
 
 use crate::game::Game;
