@@ -84,6 +84,10 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
             tt_move = e.best;
             has_bounds = e.lower > -stake || e.upper < stake;
         }
+        // Endgame tables know the value outright: the look-ahead needs nothing below them.
+        if let Some(v) = self.sh.oracle.and_then(|o| o.probe(pos)) {
+            return v;
+        }
         if depth == 0 {
             return pos.estimate().clamp(-stake, stake);
         }
