@@ -6,6 +6,7 @@
 //! - [`board`]: sides, pits, moves and the packed pit array.
 //! - [`notation`]: position text ⇄ [`notation::Setup`].
 //! - [`position`]: validated, always-normalised [`Position`]s; playing moves.
+//! - [`diagram`]: a position drawn as a player sees it.
 //! - [`rules`]: one file per game, and the sowing machinery they share.
 //! - [`rank`]: the combinatorial rank of a board (exact key and table index).
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
@@ -22,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod diagram;
 pub mod endgame;
 pub mod game;
 pub mod matches;

@@ -126,6 +126,33 @@ pub struct Position<R: Rules> {
 }
 
 impl<R: Rules> Position<R> {
+    /// The position drawn as a player sees it (a [`Diagram`](crate::diagram::Diagram), which
+    /// `Display`s). A San-Yao round in which North owns South's first pit as a son:
+    ///
+    /// ```
+    /// use mancala::{notation::RoundSetup, rules::SanYao, Position};
+    /// let round: RoundSetup = "5,5,5,5,5/5s,5,5,5,5/0,0/S".parse().unwrap();
+    /// let p = Position::from_round_setup(SanYao::default(), &round).unwrap();
+    /// assert_eq!(
+    ///     p.diagram().to_string(),
+    ///     "     5    4    3    2    1      North (moves)
+    ///    +----+----+----+----+----+
+    ///    | 5  | 5  | 5  | 5  | 5s |
+    ///  0 +----+----+----+----+----+ 0
+    ///    | 5  | 5  | 5  | 5  | 5  |
+    ///    +----+----+----+----+----+
+    ///      1    2    3    4    5      South (moves)
+    /// tallies: South 0 North 0
+    /// x: burnt pit (out of the ring); Ns: a son holding N, owned by the player opposite its row
+    /// position: 5,5,5,5,5/5s,5,5,5,5/0,0/S
+    /// South to move
+    /// "
+    /// );
+    /// ```
+    pub fn diagram(&self) -> crate::diagram::Diagram<'_, R> {
+        crate::diagram::Diagram(self)
+    }
+
     /// The standard start: `seeds` in every pit, stores empty, South to move, normalised.
     pub fn start(rules: R, holes: u8, seeds: u8) -> Result<Self, PositionError> {
         let setup = Setup {
