@@ -6,6 +6,7 @@ mod cli_batch;
 mod cli_conventions;
 mod cli_limits;
 mod cli_moves;
+mod docs;
 mod examples;
 mod fuzz;
 mod hardening;

@@ -1,0 +1,18 @@
+//! The README's and `docs/`'s command examples, run as they are written (trycmd): every
+//! ```` ```console ```` block's `$ mancala ...` lines are executed and their output compared, with
+//! `[..]` for timings and node counts and `...` for progress lines. `TRYCMD=overwrite` rewrites the
+//! blocks from real runs (review the diff: wildcards that matched are kept).
+
+#[test]
+fn command_examples_in_the_docs() {
+    // Tables go to a fresh directory, not the user's cache: the examples use the default one.
+    let dir = crate::util::temp_dir("docs-tables");
+    trycmd::TestCases::new()
+        .register_bin(
+            "mancala",
+            std::path::Path::new(env!("CARGO_BIN_EXE_mancala")),
+        )
+        .env("MANCALA_TABLES", dir.to_str().unwrap())
+        .case("README.md")
+        .case("docs/*.md");
+}
