@@ -626,7 +626,7 @@ mod tests {
         let v: Vec<i16> = (0..600)
             .map(|i| if i % 50 == 0 { 41 } else { (i % 7) * 2 - 7 })
             .collect();
-        let (head, payload) = encode_parts(&id(), 41, &v);
+        let (head, payload) = encode_parts(&id(), 41, &v).unwrap();
         let whole = encode_file(&id(), 41, &v);
         assert_eq!([head.clone(), payload.clone()].concat(), whole);
         let a = Table::from_parts("a", &head, payload.clone()).unwrap();
