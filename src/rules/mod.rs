@@ -491,21 +491,45 @@ pub(crate) enum LapEnd {
 #[inline]
 pub(crate) fn relay(
     pits: &mut Pits,
-    mut lift: usize,
+    lift: usize,
     mut lap: impl FnMut(&mut Pits, usize) -> LapEnd,
 ) -> Result<usize, Endless> {
-    let mut saved = (*pits, lift);
-    let mut brent = Brent::new();
-    loop {
-        match lap(pits, lift) {
-            LapEnd::Stop(l) => return Ok(l),
-            LapEnd::Relay(next) => lift = next,
+    let mut state = (*pits, lift);
+    let end = until_repeat(&mut state, Brent::new(), |(pits, lift)| {
+        match lap(pits, *lift) {
+            LapEnd::Stop(l) => Some(l),
+            LapEnd::Relay(next) => {
+                *lift = next;
+                None
+            }
         }
-        if lift == saved.1 && *pits == saved.0 {
+    });
+    *pits = state.0;
+    end
+}
+
+/// Brent's cycle finding for [`relay`], on any deterministic `step` of a `state`: steps until
+/// `step` returns a result, or `Err(Endless)` as soon as the state repeats (`brent` counts the
+/// steps since the saved state moved; [`Brent::new`] for a fresh run).
+///
+/// Generic so that a test can run it on a synthetic state machine past 2^32 steps in seconds
+/// (a relay that long takes hours). Inlined into [`relay`], it compiles to the same loop.
+#[inline(always)]
+pub(crate) fn until_repeat<S: Copy + PartialEq, T>(
+    state: &mut S,
+    mut brent: Brent,
+    mut step: impl FnMut(&mut S) -> Option<T>,
+) -> Result<T, Endless> {
+    let mut saved = *state;
+    loop {
+        if let Some(end) = step(state) {
+            return Ok(end);
+        }
+        if *state == saved {
             return Err(Endless);
         }
         if brent.tick() {
-            saved = (*pits, lift);
+            saved = *state;
         }
     }
 }

@@ -121,6 +121,16 @@ impl TableId {
     }
 }
 
+/// The identity of the toy tables of the unit tests: no game, no options, 2 holes.
+#[cfg(test)]
+pub(crate) fn toy_id() -> TableId {
+    TableId {
+        game: "toy".into(),
+        options: vec![],
+        holes: 2,
+    }
+}
+
 impl std::fmt::Display for TableId {
     /// `kalah --empty-capture, 6 holes`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
