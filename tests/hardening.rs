@@ -12,9 +12,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tables::format::{encode_head, parse, Encoding, Header};
 
-/// Kalah on 4 holes, layers 0 to 12, built by the CLI into `dir`.
-fn build_kalah4(dir: &Path) -> String {
-    ok(&[
+/// The command that builds Kalah on 4 holes, layers 0 to 12, into `d`.
+fn build_kalah4_args(d: &str) -> [&str; 9] {
+    [
         "tables",
         "build",
         "kalah",
@@ -23,10 +23,29 @@ fn build_kalah4(dir: &Path) -> String {
         "--max-seeds",
         "12",
         "--dir",
-        dir.to_str().unwrap(),
-        "--threads",
-        "2",
-    ])
+        d,
+    ]
+}
+
+/// Kalah on 4 holes, layers 0 to 12, built by the CLI into `dir`.
+fn build_kalah4(dir: &Path) -> String {
+    ok(&[
+        &build_kalah4_args(dir.to_str().unwrap())[..],
+        &["--threads", "2"],
+    ]
+    .concat())
+}
+
+/// Kalah on 4 holes built into a fresh directory, and what the tests of layer 8 damage: the
+/// directory, layer 8's file and its good bytes, a live position of layer 8 (South to move) and
+/// its slot.
+fn layer8(name: &str) -> (PathBuf, PathBuf, Vec<u8>, String, u64) {
+    let dir = temp_dir(name);
+    build_kalah4(&dir);
+    let file = layer_file(&dir, 8);
+    let good = std::fs::read(&file).unwrap();
+    let (position, slot) = position_of_layer(8);
+    (dir, file, good, position, slot)
 }
 
 fn layer_file(dir: &Path, k: u32) -> PathBuf {
@@ -115,11 +134,9 @@ fn readers<'a>(d: &'a str, p: &'a str) -> Vec<Vec<&'a str>> {
 
 #[test]
 fn finding_1_verify_reports_a_damaged_file_and_checks_the_others() {
-    let dir = temp_dir("h-verify-damage");
+    let (dir, file, good, p, _) = layer8("h-verify-damage");
     let d = dir.to_str().unwrap();
-    build_kalah4(&dir);
-    let file = layer_file(&dir, 8);
-    let mut b = std::fs::read(&file).unwrap();
+    let mut b = good;
     b[881] ^= 0x80;
     std::fs::write(&file, &b).unwrap();
     let o = run_bounded(&["tables", "verify", "--dir", d], 60);
@@ -143,7 +160,6 @@ fn finding_1_verify_reports_a_damaged_file_and_checks_the_others() {
     assert!(out.contains("kalah, 4 holes: layers 0 to 7, "), "{out}");
     assert!(out.contains("FAILED: 2 problems"), "{out}");
     // The readers say so too.
-    let (p, _) = position_of_layer(8);
     for args in readers(d, &p) {
         let e = fails_bounded(&args, 60);
         assert!(
@@ -156,14 +172,10 @@ fn finding_1_verify_reports_a_damaged_file_and_checks_the_others() {
 
 #[test]
 fn finding_2_valid_checksums_over_an_invalid_payload_are_refused_by_every_reader() {
-    let dir = temp_dir("h-crafted");
+    let (dir, file, good, p, slot) = layer8("h-crafted");
     let d = dir.to_str().unwrap();
-    build_kalah4(&dir);
-    let file = layer_file(&dir, 8);
-    let good = std::fs::read(&file).unwrap();
     let (header, at) = parse(&file, &good).unwrap();
     assert!(matches!(header.encoding, Encoding::Nibble { .. }));
-    let (p, slot) = position_of_layer(8);
     let t = tables::Table::read(&file).unwrap();
     let values: Vec<i16> = (0..t.len()).map(|i| t.get(i) as i16).collect();
     drop(t);
@@ -220,12 +232,8 @@ fn finding_2_valid_checksums_over_an_invalid_payload_are_refused_by_every_reader
 
 #[test]
 fn finding_3_huge_files_are_refused_before_anything_is_allocated() {
-    let dir = temp_dir("h-huge");
+    let (dir, file, good, p, _) = layer8("h-huge");
     let d = dir.to_str().unwrap();
-    build_kalah4(&dir);
-    let file = layer_file(&dir, 8);
-    let good = std::fs::read(&file).unwrap();
-    let (p, _) = position_of_layer(8);
     let solve = [
         "solve",
         "kalah",
@@ -266,20 +274,7 @@ fn finding_3_huge_files_are_refused_before_anything_is_allocated() {
         "{e}"
     );
     // A resumed build rebuilds the layer instead of aborting.
-    let o = run_bounded(
-        &[
-            "tables",
-            "build",
-            "kalah",
-            "--holes",
-            "4",
-            "--max-seeds",
-            "12",
-            "--dir",
-            d,
-        ],
-        120,
-    );
+    let o = run_bounded(&build_kalah4_args(d), 120);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("layer 8: rebuilt the existing file"), "{err}");
@@ -289,23 +284,9 @@ fn finding_3_huge_files_are_refused_before_anything_is_allocated() {
 
 #[test]
 fn finding_4_special_files_are_refused_without_blocking() {
-    let dir = temp_dir("h-special");
+    let (dir, file, good, p, _) = layer8("h-special");
     let d = dir.to_str().unwrap();
-    build_kalah4(&dir);
-    let file = layer_file(&dir, 8);
-    let good = std::fs::read(&file).unwrap();
-    let (p, _) = position_of_layer(8);
-    let build = [
-        "tables",
-        "build",
-        "kalah",
-        "--holes",
-        "4",
-        "--max-seeds",
-        "12",
-        "--dir",
-        d,
-    ];
+    let build = build_kalah4_args(d);
     for (make, kind) in [("zero", "a device"), ("fifo", "a FIFO")] {
         std::fs::remove_file(&file).unwrap();
         if make == "zero" {
@@ -350,19 +331,7 @@ fn finding_5_nothing_reaches_stdout_before_a_usage_error() {
     build_kalah4(&dir);
     let e = fails(&["tables", "verify", "--dir", d, "--threads", "0"]);
     assert!(e.contains("--threads must be at least 1"), "{e}");
-    let e = fails(&[
-        "tables",
-        "build",
-        "kalah",
-        "--holes",
-        "4",
-        "--max-seeds",
-        "12",
-        "--dir",
-        d,
-        "--threads",
-        "0",
-    ]);
+    let e = fails(&[&build_kalah4_args(d)[..], &["--threads", "0"]].concat());
     assert!(e.contains("--threads must be at least 1"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -430,32 +399,13 @@ fn finding_6_signals_end_long_commands_with_a_message_and_status_130() {
     let d = dir.to_str().unwrap();
     // A build long enough to be caught in a layer (Kalah's 6-hole layers past 16 take seconds).
     let o = signalled(
-        &[
-            "tables",
-            "build",
-            "kalah",
-            "--max-seeds",
-            "24",
-            "--dir",
-            d,
-            "--threads",
-            "1",
-        ],
+        &build_kalah6_args(d, "24", "1"),
         "-INT",
         Duration::from_millis(2500),
     );
     assert_interrupted(&o, "building kalah, 6 holes was stopped before it finished");
     // Nothing half-written: no temporary file, and every table file left is complete and sound.
-    let mut layers = 0;
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let path = e.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(!name.ends_with(".tmp"), "{name} left behind");
-        let t = tables::Table::read(&path).unwrap();
-        t.check_payload().unwrap();
-        layers += 1;
-    }
-    assert!(layers > 0);
+    assert!(assert_nothing_half_written(&dir) > 0);
     // SIGTERM of a solve, SIGINT of a long sowing.
     let o = signalled(
         &["solve", "kalah", "--threads", "1"],
@@ -568,5 +518,175 @@ fn finding_7_every_hash_mb_gets_the_memory_check() {
             )),
             "{args:?}: {e}"
         );
+    }
+}
+
+/// Runs the binary under `ulimit -d kib` (the data limit: since Linux 4.7 it counts every private
+/// writable mapping, so also the large `mmap`s of the allocator). Not `ulimit -v`: the address
+/// space also counts what is only reserved (the allocator's per-thread arenas, 64 MiB each), so
+/// the room left for the build would depend on the thread count and the C library.
+///
+/// Without `RUST_BACKTRACE`: should a small allocation (not one of those made fallible) fail
+/// anyway, the standard library's out-of-memory hook, printing a backtrace, needs memory again
+/// and deadlocks on its own lock; without it, it aborts, and the test says so.
+fn under_data_limit(kib: u64, args: &[&str]) -> Output {
+    Command::new("sh")
+        .env_remove("RUST_BACKTRACE")
+        .arg("-c")
+        .arg(r#"ulimit -d "$1" && shift && exec "$@""#)
+        .arg("sh")
+        .arg(kib.to_string())
+        .arg(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Every file left in `dir` is a whole, sound table, and no temporary file is left.
+fn assert_nothing_half_written(dir: &Path) -> usize {
+    let mut layers = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.ends_with(".tmp"), "{name} left behind");
+        let t = tables::Table::read(&path).unwrap();
+        t.check_payload().unwrap();
+        layers += 1;
+    }
+    layers
+}
+
+/// The command that builds Kalah on 6 holes, layers 0 to `k`, into `d` on `threads` threads.
+fn build_kalah6_args<'a>(d: &'a str, k: &'a str, threads: &'a str) -> [&'a str; 9] {
+    [
+        "tables",
+        "build",
+        "kalah",
+        "--max-seeds",
+        k,
+        "--dir",
+        d,
+        "--threads",
+        threads,
+    ]
+}
+
+/// Kalah on 6 holes, layers 0 to `k`, built by the CLI into `dir` on 2 threads.
+fn build_kalah6(dir: &Path, k: &str) -> String {
+    ok(&build_kalah6_args(dir.to_str().unwrap(), k, "2"))
+}
+
+#[test]
+fn finding_6_an_allocation_that_fails_inside_a_build_is_an_error_with_its_amount() {
+    let dir = temp_dir("h-alloc-build");
+    let d = dir.to_str().unwrap();
+    build_kalah6(&dir, "16");
+    // Resuming layers 0 to 16 holds about 45 MB (a plain byte and half a byte per entry), and
+    // layer 17's values need 43 MB more (2 bytes for each of its 21.5 M entries): measured, the
+    // build stops at those values for limits from 60 to 100 MB, and finishes from about 140 MB.
+    // The memory check passes: it reads the machine's available memory, not the limit.
+    let o = under_data_limit(80_000, &build_kalah6_args(d, "17", "2"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "not a clean exit: {err}");
+    assert!(
+        err.contains(
+            "error: building the tables of kalah, 6 holes: cannot allocate 42948360 bytes \
+             (41.0 MiB) for layer 17's values: not enough memory"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation of"), "{err}");
+    // The kept layers are untouched and nothing of layer 17 is left.
+    assert_eq!(assert_nothing_half_written(&dir), 17);
+    assert!(!dir.join("kalah_6h_k017.mtb").exists());
+    // With less, reading back the kept layers fails: an error too, and no reason to rebuild
+    // (and overwrite) a good file.
+    let o = under_data_limit(40_000, &build_kalah6_args(d, "17", "2"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "not a clean exit: {err}");
+    assert!(
+        err.contains("cannot allocate ") && err.contains("not enough memory"),
+        "{err}"
+    );
+    assert!(!err.contains("rebuilt"), "{err}");
+    assert_eq!(assert_nothing_half_written(&dir), 17);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn finding_6_a_transposition_table_that_cannot_be_allocated_is_an_error() {
+    // 512 MiB passes the memory check on any machine with that much available, and cannot be
+    // allocated under a 100 MB data limit.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("MemAvailable in /proc/meminfo");
+    assert!(kib > 1 << 20, "this test needs 1 GiB of available memory");
+    for cmd in ["solve", "analyze"] {
+        let o = under_data_limit(
+            100_000,
+            &[cmd, "kalah", "--hash-mb", "512", "--threads", "1"],
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains(
+                "cannot allocate 536870912 bytes (512.0 MiB) for the transposition table: \
+                 not enough memory"
+            ),
+            "{cmd}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{cmd} printed to stdout");
+    }
+}
+
+#[test]
+fn finding_6_signals_stop_table_verification_and_builds_leaving_whole_files() {
+    let dir = temp_dir("h-signals-tables");
+    let d = dir.to_str().unwrap();
+    build_kalah6(&dir, "16");
+    // Verifying layers 0 to 16 on one thread re-derives 30 M entries: many seconds.
+    for signal in ["-INT", "-TERM"] {
+        let o = signalled(
+            &["tables", "verify", "--dir", d, "--threads", "1"],
+            signal,
+            Duration::from_millis(1500),
+        );
+        assert_interrupted(&o, "verifying the tables was stopped before it finished");
+    }
+    // SIGTERM of a build that resumes layers 0 to 16 and is in layer 17 or 18 by then.
+    let o = signalled(
+        &build_kalah6_args(d, "20", "1"),
+        "-TERM",
+        Duration::from_millis(2500),
+    );
+    assert_interrupted(&o, "building kalah, 6 holes was stopped before it finished");
+    assert!(assert_nothing_half_written(&dir) >= 17);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn finding_6_signals_stop_verify_first_player_with_status_130() {
+    // Kalah(6,4) takes minutes on one thread.
+    for signal in ["-INT", "-TERM"] {
+        let o = signalled(
+            &[
+                "verify",
+                "first-player",
+                "kalah",
+                "--holes",
+                "6",
+                "--seeds",
+                "4",
+                "--threads",
+                "1",
+            ],
+            signal,
+            Duration::from_millis(1500),
+        );
+        assert_interrupted(&o, "the search was stopped before it finished");
     }
 }

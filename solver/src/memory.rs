@@ -1,5 +1,8 @@
-//! Memory hints for the large arrays of the search and the builders: cache-line prefetches and
-//! huge pages.
+//! The large arrays of the search and the builders: fallible allocation (a size that comes from
+//! a layer's length or a build's estimate is an error when the machine cannot meet it, never an
+//! abort), cache-line prefetches and huge pages.
+
+use std::fmt;
 
 /// Asks the CPU to start loading the cache line holding `*x`, so that several loads can wait for
 /// memory at the same time. Only a hint: it never faults and has no visible effect.
@@ -41,12 +44,54 @@ pub fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     let _ = (ptr, bytes);
 }
 
+/// Memory that could not be allocated: how much, and what for.
+///
+/// The sizes of a build's arrays come from its layers' lengths, so a request the machine cannot
+/// meet (not enough memory, a `ulimit -v`) is reported with its size and purpose instead of
+/// aborting the process, as `Vec::with_capacity` would.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The bytes asked for (saturated at `u64::MAX` when the size itself overflows).
+    pub bytes: u64,
+    /// What the memory was for, e.g. "layer 27's values".
+    pub what: String,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} bytes ({:.1} MiB) for {}: not enough memory",
+            self.bytes,
+            self.bytes as f64 / (1u64 << 20) as f64,
+            self.what
+        )
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// An empty vector with room for exactly `n` elements, or an [`AllocError`] naming the bytes and
+/// `what()` they were for.
+pub fn try_vec<T>(n: usize, what: impl FnOnce() -> String) -> Result<Vec<T>, AllocError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| AllocError {
+        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        what: what(),
+    })?;
+    Ok(v)
+}
+
 /// A vector of `n` elements made by `make`, filled in parallel, on huge pages where possible (see
-/// [`advise_huge_pages`]).
-pub fn huge_vec<T: Send>(n: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
+/// [`advise_huge_pages`]); allocated as by [`try_vec`].
+pub fn huge_vec<T: Send>(
+    n: usize,
+    what: impl FnOnce() -> String,
+    make: impl Fn() -> T + Sync + Send,
+) -> Result<Vec<T>, AllocError> {
     use rayon::prelude::*;
-    let mut v: Vec<T> = Vec::with_capacity(n);
+    let mut v: Vec<T> = try_vec(n, what)?;
     advise_huge_pages(v.as_ptr().cast::<u8>(), n * std::mem::size_of::<T>());
     v.par_extend((0..n).into_par_iter().map(|_| make()));
-    v
+    Ok(v)
 }

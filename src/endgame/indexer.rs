@@ -1,12 +1,15 @@
 //! [`MancalaIndexer`]: a perfect index of each layer (see the module docs of [`crate::endgame`]).
 
-use solver::{Indexer, Schedule};
+use solver::{AllocError, Indexer, Schedule};
 
 use super::kalah_stages::KalahStages;
 use crate::board::{Pits, Side};
 use crate::rank;
 use crate::rules::{with_word_size, KalahWord, Rules};
 use crate::Position;
+
+/// The largest row tables [`Indexer::schedule_bytes`] makes to measure a schedule exactly.
+const MEASURED_SCHEDULE: u64 = 256 << 20;
 
 /// A perfect index of the positions of one game on one board size, layer by layer (see the
 /// module docs).
@@ -95,22 +98,31 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
     }
 
     /// For Kalah on up to 7 holes: `KalahStages`, by the potential of docs/rules.md §8.2.
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
-        let word = self.word?;
+    fn schedule(&self, layer: u32) -> Result<Option<Box<dyn Schedule + '_>>, AllocError> {
+        let Some(word) = self.word else {
+            return Ok(None);
+        };
         // The rank of a word needs at most `257 - 2n` seeds.
         if layer as usize + self.pits() > 257 {
-            return None;
+            return Ok(None);
         }
-        Some(Box::new(KalahStages::new(word, layer)))
+        Ok(Some(Box::new(KalahStages::new(word, layer)?)))
     }
 
-    /// Exact: the schedule is made and measured (a few milliseconds).
+    /// Exact when the row tables take at most [`MEASURED_SCHEDULE`]: the schedule is made and
+    /// measured (a few milliseconds at the sizes that can be built). Beyond, only the row tables,
+    /// from their count, without making them: making them would take seconds and gigabytes
+    /// (and could fail) just to state an estimate, whose layer is then hundreds of times larger.
     fn schedule_bytes(&self, layer: u32) -> u64 {
         let Some(word) = self.word else { return 0 };
         if layer as usize + self.pits() > 257 {
             return 0;
         }
-        KalahStages::new(word, layer).heap_bytes()
+        let rows = KalahStages::row_table_bytes(word.holes() as usize, layer);
+        if rows > MEASURED_SCHEDULE {
+            return rows;
+        }
+        KalahStages::new(word, layer).map_or(rows, |s| s.heap_bytes())
     }
 }
 

@@ -1,6 +1,6 @@
 //! Kalah's layers solved in stages, from the highest potential down: [`KalahStages`].
 
-use solver::{FixedVec, Placed, Schedule, OVER};
+use solver::{try_vec, AllocError, FixedVec, Placed, Schedule, OVER};
 
 use super::kalah_plan::{placed, word_moves, Plan, Step};
 use crate::rank;
@@ -72,14 +72,27 @@ struct Piece {
 const UNIT: usize = 4096;
 
 impl KalahStages {
-    pub(super) fn new(word: KalahWord, layer: u32) -> Self {
+    /// The stages of `layer`.
+    ///
+    /// # Errors
+    /// [`AllocError`] when the row tables (about `row_count * 144` bytes while they are made,
+    /// see [`KalahStages::row_count`]) cannot be allocated.
+    pub(super) fn new(word: KalahWord, layer: u32) -> Result<Self, AllocError> {
         let n = word.holes() as usize;
         let k = layer as usize;
         // The largest potential of a row (or a board) of k seeds.
         let top = (n - 1) * k;
         // Group every row of at most k seeds by (seeds, potential): a counting sort.
         let class = |seeds: usize, phi: usize| seeds * (top + 1) + phi;
-        let mut all: Vec<(usize, u64)> = Vec::new();
+        let count = usize::try_from(Self::row_count(n, layer)).unwrap_or(usize::MAX);
+        let what = || format!("the stages of layer {layer}");
+        // Every table below has one entry per row: each is allocated fallibly, then filled.
+        let table = |x: &mut dyn Iterator<Item = u64>| -> Result<Vec<u64>, AllocError> {
+            let mut v = try_vec(count, what)?;
+            v.extend(x);
+            Ok(v)
+        };
+        let mut all: Vec<(usize, u64)> = try_vec(count, what)?;
         let mut row = [0u8; 8];
         for seeds in 0..=k {
             rank::unrank_in_layer(seeds as u32, n, 0, &mut row[..n]);
@@ -103,53 +116,49 @@ impl KalahStages {
         for c in 0..classes {
             start[c + 1] += start[c];
         }
-        let mut rows = vec![0u64; all.len()];
+        let mut rows = table(&mut std::iter::repeat_n(0, all.len()))?;
         let mut at = start.clone();
         for &(c, w) in &all {
             rows[at[c] as usize] = w;
             at[c] += 1;
         }
+        drop(all);
         let seeds_of = |x: u64| x.to_le_bytes().iter().map(|&c| u32::from(c)).sum::<u32>();
         // In front, all n pits have a term; behind, the last pit of the board has none.
-        let front = rows
-            .iter()
-            .map(|&x| rank::rank64_terms(&x.to_le_bytes()[..n], 0, 0))
-            .collect();
+        let front = table(
+            &mut rows
+                .iter()
+                .map(|&x| rank::rank64_terms(&x.to_le_bytes()[..n], 0, 0)),
+        )?;
         // Behind, in a board of `k` seeds the mover's row holds `k - |x|` (one fewer a layer
         // down; a row of all `k` seeds has no position behind it there, and its entry is unused).
         let behind = |x: u64, seeds: u32| rank::rank64_terms(&x.to_le_bytes()[..n - 1], n, seeds);
-        let back = rows
-            .iter()
-            .map(|&x| behind(x, layer - seeds_of(x)))
-            .collect();
-        let back_below = rows
-            .iter()
-            .map(|&x| behind(x, (layer - seeds_of(x)).saturating_sub(1)))
-            .collect();
+        let back = table(&mut rows.iter().map(|&x| behind(x, layer - seeds_of(x))))?;
+        let back_below = table(
+            &mut rows
+                .iter()
+                .map(|&x| behind(x, (layer - seeds_of(x)).saturating_sub(1))),
+        )?;
         let front_plus = (1..=n)
             .map(|r| {
-                rows.iter()
-                    .map(|&x| {
-                        let mut p = x.to_le_bytes();
-                        for c in &mut p[..r] {
-                            *c += 1;
-                        }
-                        rank::rank64_terms(&p[..n], 0, 0)
-                    })
-                    .collect()
+                table(&mut rows.iter().map(|&x| {
+                    let mut p = x.to_le_bytes();
+                    for c in &mut p[..r] {
+                        *c += 1;
+                    }
+                    rank::rank64_terms(&p[..n], 0, 0)
+                }))
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let front_zero = (0..n)
             .map(|p| {
-                rows.iter()
-                    .map(|&x| {
-                        let mut c = x.to_le_bytes();
-                        c[p] = 0;
-                        rank::rank64_terms(&c[..n], 0, 0)
-                    })
-                    .collect()
+                table(&mut rows.iter().map(|&x| {
+                    let mut c = x.to_le_bytes();
+                    c[p] = 0;
+                    rank::rank64_terms(&c[..n], 0, 0)
+                }))
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let group =
             |seeds: usize, phi: usize| start[class(seeds, phi)]..start[class(seeds, phi) + 1];
         let stages = (0..=top)
@@ -194,7 +203,7 @@ impl KalahStages {
                 Stage { pieces, bounds }
             })
             .collect();
-        KalahStages {
+        Ok(KalahStages {
             word,
             layer,
             rows,
@@ -204,7 +213,21 @@ impl KalahStages {
             front_plus,
             front_zero,
             stages,
-        }
+        })
+    }
+
+    /// The rows of at most `layer` seeds in `holes` pits, C(layer + holes, holes): the length of
+    /// each row table.
+    pub(super) fn row_count(holes: usize, layer: u32) -> u128 {
+        rank::binomial(layer as usize + holes, holes)
+    }
+
+    /// The bytes of the row tables, `rows`, `front`, `back`, `back_below` and the `2n` of
+    /// `front_plus` and `front_zero`, 8 bytes an entry: most of [`KalahStages::heap_bytes`]
+    /// (the stages' pieces add the rest), known without making them.
+    pub(super) fn row_table_bytes(holes: usize, layer: u32) -> u64 {
+        let words = Self::row_count(holes, layer).saturating_mul(4 + 2 * holes as u128);
+        u64::try_from(words.saturating_mul(8)).unwrap_or(u64::MAX)
     }
 
     /// The memory its tables take.

@@ -158,10 +158,12 @@ fn schedule_bytes_count_every_row() {
     let ix = MancalaIndexer::new(KALAHS[0], 6);
     assert_eq!(
         ix.schedule_bytes(0),
-        KalahStages::new(ix.word.unwrap(), 0).heap_bytes()
+        KalahStages::new(ix.word.unwrap(), 0).unwrap().heap_bytes()
     );
     for k in [1u32, 6, 12] {
         let rows = rank::layers_below(k + 1, 6) as u64;
+        assert_eq!(KalahStages::row_count(6, k), u128::from(rows));
+        assert_eq!(KalahStages::row_table_bytes(6, k), rows * 128);
         let bytes = ix.schedule_bytes(k);
         assert!(
             bytes >= rows * 128,
@@ -170,6 +172,11 @@ fn schedule_bytes_count_every_row() {
         // The stages add little: a piece per few thousand positions or per pair of groups.
         assert!(bytes < rows * 256 + 4096, "layer {k}: {bytes} bytes");
     }
+    // Past the measured size the row tables are counted, not made: 25.8 M rows at 6 holes and
+    // 48 seeds (3.3 GB, made in seconds), an estimate for a layer of 2.8e11 slots.
+    let rows = KalahStages::row_count(6, 48);
+    assert_eq!(rows, 25_827_165);
+    assert_eq!(ix.schedule_bytes(48), rows as u64 * 128);
     let dakon = MancalaIndexer::new(crate::rules::Dakon::default(), 7);
     assert_eq!(dakon.schedule_bytes(10), 0);
 }
@@ -190,7 +197,7 @@ fn kalah_stages_cover_each_slot_once_children_first() {
         for rules in KALAHS {
             let ix = MancalaIndexer::new(rules, holes);
             for k in 0..=top {
-                let schedule = ix.schedule(k).expect("Kalah has stages");
+                let schedule = ix.schedule(k).unwrap().expect("Kalah has stages");
                 let mut stage_of = vec![usize::MAX; ix.layer_len(k) as usize];
                 for stage in 0..schedule.stages() {
                     for unit in 0..schedule.units(stage) {

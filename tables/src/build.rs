@@ -113,7 +113,8 @@ pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32) -> MemoryEstimate {
 ///
 /// # Errors
 /// [`TableError::Io`] when a file cannot be written; [`TableError::Threads`];
-/// [`TableError::TooLarge`].
+/// [`TableError::TooLarge`]; [`TableError::Allocation`] when a layer's arrays (sized by its
+/// length) or a kept layer's file cannot be allocated, with the amount and what it was for.
 pub fn build<I: Indexer>(
     ix: &I,
     id: &TableId,
@@ -149,13 +150,15 @@ pub fn build<I: Indexer>(
                 Ok(t) => {
                     report(&layer_report(&t, started, true, None));
                     plain.push(if layer < max_layer {
-                        pool.install(|| plain_of_table(&t))
+                        pool.install(|| plain_of_table(&t))?
                     } else {
                         None
                     });
                     tables.push(t);
                     continue;
                 }
+                // No memory to read a good file is no reason to rebuild it (with still less).
+                Err(e @ TableError::Allocation { .. }) => return Err(e),
                 Err(e) => rebuilt_because = Some(e.to_string()),
             }
         }
@@ -173,12 +176,12 @@ pub fn build<I: Indexer>(
             }
         };
         bar.finish_and_clear();
-        let mut values = values;
+        let mut values = values?;
         pool.install(|| fill_unused(ix, layer, &mut values));
         if layer < max_layer {
-            plain.push(pool.install(|| plain_of_values(&values)));
+            plain.push(pool.install(|| plain_of_values(layer, &values))?);
         }
-        let (head, payload) = pool.install(|| encode_parts(id, layer, &values));
+        let (head, payload) = pool.install(|| encode_parts(id, layer, &values))?;
         drop(values);
         write_atomic(&path, &[&head, &payload])?;
         let t = Table::from_parts(path, &head, payload)?;
@@ -219,29 +222,42 @@ impl Lower for Built<'_> {
     }
 }
 
-/// The values of a layer as plain bytes (on huge pages), when they all fit in one.
-fn plain_of_values(values: &[i16]) -> Option<Vec<i8>> {
+/// The values of layer `layer` as plain bytes (on huge pages), when they all fit in one.
+fn plain_of_values(layer: u32, values: &[i16]) -> Result<Option<Vec<i8>>, TableError> {
     use rayon::prelude::*;
     if !values.par_iter().all(|&v| i8::try_from(v).is_ok()) {
-        return None;
+        return Ok(None);
     }
-    let mut out = solver::huge_vec(values.len(), || 0i8);
+    let mut out = plain_bytes(layer, values.len())?;
     out.par_iter_mut()
         .zip(values.par_iter())
         .for_each(|(o, &v)| *o = v as i8);
-    Some(out)
+    Ok(Some(out))
 }
 
 /// As [`plain_of_values`], for a layer kept from an earlier build.
-fn plain_of_table(t: &Table) -> Option<Vec<i8>> {
+fn plain_of_table(t: &Table) -> Result<Option<Vec<i8>>, TableError> {
     use rayon::prelude::*;
-    let n = usize::try_from(t.header().entries).ok()?;
-    let mut out = solver::huge_vec(n, || 0i8);
+    let Ok(n) = usize::try_from(t.header().entries) else {
+        return Ok(None);
+    };
+    let mut out = plain_bytes(t.header().layer, n)?;
     let fits = out
         .par_iter_mut()
         .enumerate()
         .all(|(i, o)| i8::try_from(t.get(i as u64)).map(|v| *o = v).is_ok());
-    fits.then_some(out)
+    Ok(fits.then_some(out))
+}
+
+/// `n` zero bytes for the plain values of `layer`, allocated fallibly.
+fn plain_bytes(layer: u32, n: usize) -> Result<Vec<i8>, TableError> {
+    Ok(solver::huge_vec(
+        n,
+        || {
+            format!("layer {layer}'s plain values (a byte per entry, for the lookups of the layers above)")
+        },
+        || 0i8,
+    )?)
 }
 
 /// Gives the slots that hold no position (their value is unspecified; `solve_layer` leaves 0)

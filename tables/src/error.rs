@@ -183,6 +183,16 @@ impl fmt::Display for TableError {
     }
 }
 
+/// A failed allocation of a build or an encoding, with its amount and purpose.
+impl From<solver::AllocError> for TableError {
+    fn from(e: solver::AllocError) -> Self {
+        TableError::Allocation {
+            what: e.what,
+            bytes: e.bytes,
+        }
+    }
+}
+
 impl std::error::Error for TableError {
     // No `source`: the message already ends with the I/O error, and a chain printer (anyhow's
     // `{:#}`) would say it a second time ("(os error 2): ... (os error 2)").

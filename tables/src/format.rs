@@ -81,6 +81,7 @@
 use std::path::Path;
 
 use bincode::{Decode, Encode};
+use solver::AllocError;
 
 use crate::checksum::crc32;
 use crate::error::TableError;
@@ -117,6 +118,16 @@ impl TableId {
             s.push_str(o);
         }
         format!("{s}_{}h_k{layer:03}.{EXTENSION}", self.holes)
+    }
+}
+
+/// The identity of the toy tables of the unit tests: no game, no options, 2 holes.
+#[cfg(test)]
+pub(crate) fn toy_id() -> TableId {
+    TableId {
+        game: "toy".into(),
+        options: vec![],
+        holes: 2,
     }
 }
 
@@ -213,7 +224,10 @@ fn config() -> impl bincode::config::Config {
 
 /// Chooses the smallest encoding of `values` (layer `layer`) and encodes them: the encoding, the
 /// number of exceptions and the payload.
-pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
+///
+/// # Errors
+/// [`AllocError`] when the payload (about half a byte per entry) cannot be allocated.
+pub fn encode_entries(layer: u32, values: &[i16]) -> Result<(Encoding, u64, Vec<u8>), AllocError> {
     use rayon::prelude::*;
     let n = values.len() as u64;
     let parity = (layer % 2) as i32;
@@ -240,9 +254,10 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
     // chunk's exceptions come out in slot order, and so does their concatenation.
     const CHUNK: usize = 256 * BLOCK;
     // The payload is the layer's table in memory while the build goes on: random lookups.
-    let mut nibbles = vec![0u8; n.div_ceil(2) as usize];
+    let what = || format!("layer {layer}'s encoded table");
+    let mut nibbles = zeroed(n.div_ceil(2) as usize, what)?;
     solver::advise_huge_pages(nibbles.as_ptr(), nibbles.len());
-    let mut bases = vec![0u8; n.div_ceil(BLOCK as u64) as usize];
+    let mut bases = zeroed(n.div_ceil(BLOCK as u64) as usize, what)?;
     let parts: Vec<(Vec<u64>, Vec<i16>)> = nibbles
         .par_chunks_mut(CHUNK / 2)
         .zip(bases.par_chunks_mut(CHUNK / BLOCK))
@@ -272,28 +287,41 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> (Encoding, u64, Vec<u8>) {
     let nibble_size = nibbles.len() as u64 + bases.len() as u64 + (sw + vw) as u64 * exc;
     if nibble_size < best.0 {
         let mut payload = nibbles;
+        // Exactly what follows the nibbles: growing by doubling would ask for twice the
+        // nibbles' memory here, and keep it for the rest of the build.
+        let rest = bases.len() + (sw + vw) * exc as usize;
+        payload.try_reserve_exact(rest).map_err(|_| AllocError {
+            bytes: (payload.len() + rest) as u64,
+            what: what(),
+        })?;
         payload.extend_from_slice(&bases);
-        payload.reserve((sw + vw) * exc as usize);
         for s in parts.iter().flat_map(|p| &p.0) {
             payload.extend_from_slice(&s.to_le_bytes()[..sw]);
         }
         for v in parts.iter().flat_map(|p| &p.1) {
             payload.extend_from_slice(&v.to_le_bytes()[..vw]);
         }
-        return (Encoding::Nibble { step }, exc, payload);
+        return Ok((Encoding::Nibble { step }, exc, payload));
     }
+    drop((nibbles, bases, parts));
+    let mut payload = solver::try_vec(best.0 as usize, what)?;
     match best.1 {
-        Encoding::Byte => (
-            Encoding::Byte,
-            0,
-            values.iter().map(|&v| v as i8 as u8).collect(),
-        ),
-        _ => (
-            Encoding::Wide,
-            0,
-            values.iter().flat_map(|v| v.to_le_bytes()).collect(),
-        ),
+        Encoding::Byte => {
+            payload.extend(values.iter().map(|&v| v as i8 as u8));
+            Ok((Encoding::Byte, 0, payload))
+        }
+        _ => {
+            payload.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+            Ok((Encoding::Wide, 0, payload))
+        }
     }
+}
+
+/// `len` zero bytes, allocated as by [`solver::try_vec`] (zeroed pages from the allocator).
+fn zeroed(len: usize, what: impl FnOnce() -> String) -> Result<Vec<u8>, AllocError> {
+    let mut v = solver::try_vec(len, what)?;
+    v.resize(len, 0);
+    Ok(v)
 }
 
 /// The base (value of code 7) for a block: the window of 15 codes `base + step * (-7..=7)` that
@@ -337,9 +365,13 @@ fn nibble_code(v: i16, step: u8, offset: i8) -> Option<u8> {
     (0..ESCAPE as i32).contains(&c).then_some(c as u8)
 }
 
-/// The complete bytes of a table file for `id`, layer `layer`, with these entries.
+/// The complete bytes of a table file for `id`, layer `layer`, with these entries: for small
+/// tables (tests, examples), whose memory is no question.
+///
+/// # Panics
+/// When the memory cannot be allocated (the builder uses [`encode_parts`], which reports it).
 pub fn encode_file(id: &TableId, layer: u32, values: &[i16]) -> Vec<u8> {
-    let (head, payload) = encode_parts(id, layer, values);
+    let (head, payload) = encode_parts(id, layer, values).expect("memory for a small table");
     [head, payload].concat()
 }
 
@@ -348,8 +380,15 @@ pub fn encode_file(id: &TableId, layer: u32, values: &[i16]) -> Vec<u8> {
 /// builder writes the parts one after the other and keeps the payload as the layer's table, so
 /// the payload is never copied: at layer 19 of Kalah with 6 holes, copying its 28 MB into fresh
 /// memory took 60-80 ms on one thread.
-pub fn encode_parts(id: &TableId, layer: u32, values: &[i16]) -> (Vec<u8>, Vec<u8>) {
-    let (encoding, exceptions, payload) = encode_entries(layer, values);
+///
+/// # Errors
+/// As [`encode_entries`].
+pub fn encode_parts(
+    id: &TableId,
+    layer: u32,
+    values: &[i16],
+) -> Result<(Vec<u8>, Vec<u8>), AllocError> {
+    let (encoding, exceptions, payload) = encode_entries(layer, values)?;
     let header = Header {
         id: id.clone(),
         layer,
@@ -359,7 +398,7 @@ pub fn encode_parts(id: &TableId, layer: u32, values: &[i16]) -> (Vec<u8>, Vec<u
         payload_len: payload.len() as u64,
         payload_crc: crc32(&payload),
     };
-    (encode_head(&header), payload)
+    Ok((encode_head(&header), payload))
 }
 
 /// The bytes of a file before its payload, for `header`: magic, version, header length, the
@@ -531,13 +570,13 @@ mod tests {
     fn encodings_are_chosen_by_size() {
         // Parity holds, values in -14..=14 of layer 20: 4 bits, no exception.
         let v: Vec<i16> = (0..100).map(|i| (i % 15) * 2 - 14).collect();
-        let (e, exc, p) = encode_entries(20, &v);
+        let (e, exc, p) = encode_entries(20, &v).unwrap();
         assert_eq!((e, exc, p.len()), (Encoding::Nibble { step: 2 }, 0, 50 + 1));
         // No parity, small values: 4 bits, step 1, two exceptions.
         let mut v: Vec<i16> = (0..100).map(|i| i % 15 - 7).collect();
         v[3] = 30;
         v[98] = -9;
-        let (e, exc, p) = encode_entries(30, &v);
+        let (e, exc, p) = encode_entries(30, &v).unwrap();
         assert_eq!(
             (e, exc, p.len()),
             (Encoding::Nibble { step: 1 }, 2, 50 + 1 + 2 * (4 + 1))
@@ -545,7 +584,7 @@ mod tests {
         // Values clustered away from 0: the window moves there (the lowest window holding them
         // all: 91..=105, base 98, after the 5 bytes of nibbles).
         let v: Vec<i16> = (0..10).map(|i| 100 - i).collect();
-        let (e, exc, p) = encode_entries(120, &v);
+        let (e, exc, p) = encode_entries(120, &v).unwrap();
         assert_eq!(
             (e, exc, p.len(), p[5] as i8),
             (Encoding::Nibble { step: 1 }, 0, 6, 98)
@@ -560,14 +599,14 @@ mod tests {
                 }
             })
             .collect();
-        let (e, exc, p) = encode_entries(100, &v);
+        let (e, exc, p) = encode_entries(100, &v).unwrap();
         assert_eq!((e, exc), (Encoding::Nibble { step: 1 }, 0));
         assert_eq!((p[BLOCK] as i8, p[BLOCK + 1] as i8), (0, 67));
         // Values spread wide: bytes; beyond i8: 16 bits.
         let v: Vec<i16> = (0..10).map(|i| 100 - 20 * i).collect();
-        assert_eq!(encode_entries(120, &v).0, Encoding::Byte);
+        assert_eq!(encode_entries(120, &v).unwrap().0, Encoding::Byte);
         let v: Vec<i16> = (0..10).map(|i| 250 - 40 * i).collect();
-        assert_eq!(encode_entries(250, &v).0, Encoding::Wide);
+        assert_eq!(encode_entries(250, &v).unwrap().0, Encoding::Wide);
     }
 
     #[test]

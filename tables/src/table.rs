@@ -535,15 +535,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{encode_file, encode_parts};
-
-    fn id() -> TableId {
-        TableId {
-            game: "toy".into(),
-            options: vec![],
-            holes: 2,
-        }
-    }
+    use crate::format::{encode_file, encode_parts, toy_id};
 
     #[test]
     fn every_encoding_reads_back() {
@@ -585,9 +577,9 @@ mod tests {
             (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
         ];
         for (layer, v) in cases {
-            let t = Table::from_bytes("mem", encode_file(&id(), layer, &v)).unwrap();
+            let t = Table::from_bytes("mem", encode_file(&toy_id(), layer, &v)).unwrap();
             t.check_payload().unwrap();
-            t.expect(&id(), layer, v.len() as u64).unwrap();
+            t.expect(&toy_id(), layer, v.len() as u64).unwrap();
             let back: Vec<i16> = (0..v.len() as u64).map(|i| t.get(i) as i16).collect();
             assert_eq!(back, v, "layer {layer}, {:?}", t.header().encoding);
         }
@@ -596,7 +588,7 @@ mod tests {
     #[test]
     fn damage_is_detected() {
         let v: Vec<i16> = (0..64).map(|i| i % 7 - 3).collect();
-        let good = encode_file(&id(), 7, &v);
+        let good = encode_file(&toy_id(), 7, &v);
         let mut flipped = good.clone();
         let last = flipped.len() - 1;
         flipped[last] ^= 1;
@@ -614,7 +606,7 @@ mod tests {
         let e = t.expect(&other, 7, 64).unwrap_err().to_string();
         assert!(e.contains("not toy, 3 holes"), "{e}");
         assert!(t
-            .expect(&id(), 8, 64)
+            .expect(&toy_id(), 8, 64)
             .unwrap_err()
             .to_string()
             .contains("layer 7, not 8"));
@@ -626,8 +618,8 @@ mod tests {
         let v: Vec<i16> = (0..600)
             .map(|i| if i % 50 == 0 { 41 } else { (i % 7) * 2 - 7 })
             .collect();
-        let (head, payload) = encode_parts(&id(), 41, &v);
-        let whole = encode_file(&id(), 41, &v);
+        let (head, payload) = encode_parts(&toy_id(), 41, &v).unwrap();
+        let whole = encode_file(&toy_id(), 41, &v);
         assert_eq!([head.clone(), payload.clone()].concat(), whole);
         let a = Table::from_parts("a", &head, payload.clone()).unwrap();
         let b = Table::from_bytes("b", whole.clone()).unwrap();

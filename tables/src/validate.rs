@@ -157,17 +157,9 @@ fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result
 mod tests {
     use crate::checksum::crc32;
     use crate::error::TableError;
-    use crate::format::{encode_file, encode_head, parse, Encoding, Header, TableId, ESCAPE};
+    use crate::format::{encode_file, encode_head, parse, toy_id, Encoding, Header, ESCAPE};
     use crate::table::Table;
     use std::path::Path;
-
-    fn id() -> TableId {
-        TableId {
-            game: "toy".into(),
-            options: vec![],
-            holes: 2,
-        }
-    }
 
     /// A file with `header`'s fields and this payload, its checksums recomputed: what a bad
     /// writer or a crafted file looks like.
@@ -199,7 +191,7 @@ mod tests {
         let v: Vec<i16> = (0..600)
             .map(|i| if i % 50 == 0 { 21 } else { (i % 15) * 2 - 13 })
             .collect();
-        let (h, p) = split(&encode_file(&id(), 21, &v));
+        let (h, p) = split(&encode_file(&toy_id(), 21, &v));
         assert_eq!(
             (h.encoding, h.exceptions),
             (Encoding::Nibble { step: 2 }, 12)
@@ -289,12 +281,12 @@ mod tests {
         bad(recrc(&h, &p), "outside -21..=21");
         // Bytes and 16-bit entries: the 32767 of the damaged file served as it was.
         let v: Vec<i16> = (0..50).map(|i| 100 - 4 * i).collect();
-        let (h, mut p) = split(&encode_file(&id(), 120, &v));
+        let (h, mut p) = split(&encode_file(&toy_id(), 120, &v));
         assert_eq!(h.encoding, Encoding::Byte);
         p[7] = 121;
         bad(recrc(&h, &p), "entry 7 is 121, outside -120..=120");
         let v: Vec<i16> = (0..50).map(|i| 250 - 10 * i).collect();
-        let (h, mut p) = split(&encode_file(&id(), 250, &v));
+        let (h, mut p) = split(&encode_file(&toy_id(), 250, &v));
         assert_eq!(h.encoding, Encoding::Wide);
         p[2 * 9..2 * 9 + 2].copy_from_slice(&32767i16.to_le_bytes());
         bad(recrc(&h, &p), "entry 9 is 32767, outside -250..=250");

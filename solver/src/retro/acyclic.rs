@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use super::entry::{into_values, load, to_entry, CHUNK};
 use super::index::{place_children, Indexer, Lower, Placed, Schedule, OVER};
 use crate::game::{Children, FixedVec, Game, MAX_MOVES};
+use crate::memory::{huge_vec, AllocError};
 
 /// The memo entry of a slot not computed yet. Never a value (see `to_entry`).
 const UNKNOWN: i16 = i16::MIN;
@@ -136,13 +137,17 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     layer: u32,
     lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16> {
+) -> Result<Vec<i16>, AllocError> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
-    let memo: Vec<AtomicI16> = crate::memory::huge_vec(n, || AtomicI16::new(UNKNOWN));
-    if let Some(schedule) = ix.schedule(layer) {
+    let memo: Vec<AtomicI16> = huge_vec(
+        n,
+        || format!("layer {layer}'s values"),
+        || AtomicI16::new(UNKNOWN),
+    )?;
+    if let Some(schedule) = ix.schedule(layer)? {
         solve_staged(layer, lower, progress, &memo, &*schedule);
-        return into_values(memo);
+        return Ok(into_values(memo));
     }
     let chunks = n.div_ceil(CHUNK);
     let cx = Cx {
@@ -187,7 +192,7 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
                 p((end - start) as u64);
             }
         });
-    into_values(memo)
+    Ok(into_values(memo))
 }
 
 /// One position of a scheduled layer waiting in the pipeline: its slot and its moves.

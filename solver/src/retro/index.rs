@@ -3,6 +3,7 @@
 //! below ([`Lower`]).
 
 use crate::game::{Children, FixedVec, Game, MAX_MOVES};
+use crate::memory::AllocError;
 
 /// A perfect index of the positions of each layer.
 ///
@@ -48,9 +49,13 @@ pub trait Indexer: Sync {
     /// earlier stage. The acyclic builder then needs no depth-first walk. The default is none;
     /// an index for a game with a potential that strictly rises along every internal edge can
     /// offer one (stage `s` holding the positions of the `s`-th largest potential).
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
+    ///
+    /// # Errors
+    /// [`AllocError`] when the schedule's tables cannot be allocated (their size grows with the
+    /// layer).
+    fn schedule(&self, layer: u32) -> Result<Option<Box<dyn Schedule + '_>>, AllocError> {
         let _ = layer;
-        None
+        Ok(None)
     }
 
     /// The heap memory [`Indexer::schedule`] takes for `layer`, in bytes, for the build's memory

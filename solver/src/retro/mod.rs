@@ -199,6 +199,7 @@
 //! slot ([`layer_working_bytes`]), about 4.1 bytes per slot; the result is the value array.
 
 use crate::game::Game;
+use crate::memory::AllocError;
 
 mod acyclic;
 mod cyclic;
@@ -227,12 +228,16 @@ pub use index::{placed_moves, Indexer, Lower, Placed, Schedule, OVER};
 /// When a value does not fit in `-32767..=32767`; when a game with `CAN_CYCLE == false` has a
 /// cycle in this layer; and (in debug builds) when the game breaks the [`Game`] contract (an
 /// internal edge with a gain, a child in a higher layer).
+///
+/// # Errors
+/// [`AllocError`] when the layer's arrays (sized by its length, [`layer_working_bytes`]) or its
+/// [`Schedule`] cannot be allocated: the caller reports it, nothing aborts.
 pub fn solve_layer<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16> {
+) -> Result<Vec<i16>, AllocError> {
     if <I::G as Game>::CAN_CYCLE {
         passes::solve(ix, layer, lower, progress)
     } else {
@@ -249,14 +254,19 @@ pub fn solve_layer<I: Indexer, L: Lower + ?Sized>(
 ///
 /// # Panics
 /// As [`solve_layer`], and when a cyclic layer has more than 2^31 slots.
+///
+/// # Errors
+/// As [`solve_layer`] for an acyclic game. The graph of a cyclic layer is allocated as it is
+/// found (its edge count is not known in advance), infallibly: this is a check for tests, not
+/// what a real build runs.
 pub fn solve_layer_by_graph<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16> {
+) -> Result<Vec<i16>, AllocError> {
     if <I::G as Game>::CAN_CYCLE {
-        cyclic::solve(ix, layer, lower, progress)
+        Ok(cyclic::solve(ix, layer, lower, progress))
     } else {
         acyclic::solve(ix, layer, lower, progress)
     }

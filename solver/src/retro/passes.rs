@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::entry::{classify, into_values, to_entry, Edge, CHUNK};
 use super::index::{Indexer, Lower};
 use crate::game::{Child, Children, Game};
-use crate::memory::huge_vec;
+use crate::memory::{huge_vec, try_vec, AllocError};
 
 /// `best` of a slot with children but no exit.
 const NO_EXIT: i16 = i16::MIN;
@@ -114,25 +114,28 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     layer: u32,
     lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16> {
+) -> Result<Vec<i16>, AllocError> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("a layer that fits in memory");
     let words = n.div_ceil(64);
+    let mut live = try_vec(words, || format!("layer {layer}'s live bits"))?;
+    live.par_extend((0..words).into_par_iter().map(|w| {
+        let bits = n - w * 64;
+        AtomicU64::new(if bits >= 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        })
+    }));
     let st = State {
-        value: huge_vec(n, || AtomicI16::new(0)),
-        live: (0..words)
-            .into_par_iter()
-            .map(|w| {
-                let bits = n - w * 64;
-                AtomicU64::new(if bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1 << bits) - 1
-                })
-            })
-            .collect(),
+        value: huge_vec(
+            n,
+            || format!("layer {layer}'s values"),
+            || AtomicI16::new(0),
+        )?,
+        live,
     };
-    let mut best: Vec<i16> = huge_vec(n, || 0i16);
+    let mut best: Vec<i16> = huge_vec(n, || format!("layer {layer}'s best exits"), || 0i16)?;
 
     // Pass 1: every slot's children, with the lower layers looked up once; the best exit is kept
     // for the later passes, which then only look inside the layer.
@@ -224,5 +227,5 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
         }
     }
     drop(best);
-    into_values(st.value)
+    Ok(into_values(st.value))
 }

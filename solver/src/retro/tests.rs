@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use super::*;
 use crate::game::{Children, FixedVec, Game};
+use crate::memory::AllocError;
 use crate::toy::digits::DigitsIx;
 use crate::toy::rand::{random_sizes, RGraph, RNode, Rand, RandIx};
 use crate::toy::reference::{brute_all, minimax_all};
@@ -61,7 +62,7 @@ fn solve_all<I: Indexer>(ix: &I, top: u32, solve: LayerFn<I>) -> Vec<Vec<i16>> {
 }
 
 fn solve_layer_fn<I: Indexer>() -> LayerFn<I> {
-    |ix, layer, lower, progress| solve_layer(ix, layer, lower, progress)
+    |ix, layer, lower, progress| solve_layer(ix, layer, lower, progress).unwrap()
 }
 
 /// The counter algorithm on the explicit graph (the former cyclic builder).
@@ -71,11 +72,11 @@ fn cyclic_fn<I: Indexer>() -> LayerFn<I> {
 
 /// The lean cyclic passes, called directly (also on acyclic games).
 fn passes_fn<I: Indexer>() -> LayerFn<I> {
-    |ix, layer, lower, progress| passes::solve(ix, layer, lower, progress)
+    |ix, layer, lower, progress| passes::solve(ix, layer, lower, progress).unwrap()
 }
 
 fn acyclic_fn<I: Indexer>() -> LayerFn<I> {
-    |ix, layer, lower, progress| acyclic::solve(ix, layer, lower, progress)
+    |ix, layer, lower, progress| acyclic::solve(ix, layer, lower, progress).unwrap()
 }
 
 /// Asserts two sets of tables are equal, naming the first difference.
@@ -241,7 +242,7 @@ impl Indexer for Staged {
         self.ix.position(layer, index)
     }
 
-    fn schedule(&self, layer: u32) -> Option<Box<dyn Schedule + '_>> {
+    fn schedule(&self, layer: u32) -> Result<Option<Box<dyn Schedule + '_>>, AllocError> {
         fn height(
             ix: &RandIx<false>,
             layer: u32,
@@ -273,11 +274,11 @@ impl Indexer for Staged {
         for (slot, &h) in heights.iter().enumerate() {
             stages[if self.reversed { top - h } else { h }].push(slot as u64);
         }
-        Some(Box::new(Levels {
+        Ok(Some(Box::new(Levels {
             ix: &self.ix,
             layer,
             stages,
-        }))
+        })))
     }
 }
 
@@ -579,7 +580,9 @@ fn time_layer<I: Indexer>(what: &str, ix: &I, lower_top: u32, threads: usize) {
         .build()
         .unwrap();
     let (start, cpu) = (Instant::now(), cpu_seconds());
-    let t = pool.install(|| solve_layer(ix, lower_top, &lower, None));
+    let t = pool
+        .install(|| solve_layer(ix, lower_top, &lower, None))
+        .unwrap();
     let (secs, cpu) = (start.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     println!(
         "{what}: layer {lower_top}, {} slots, {threads} thread(s): {secs:.3} s wall ({cpu:.3} s CPU), {:.2} M slots/s",

@@ -48,12 +48,15 @@ impl fmt::Display for TtError {
                 f,
                 "stake {stake} exceeds the transposition table's value range (at most {max})"
             ),
-            TtError::Alloc { bytes } => {
-                write!(
-                    f,
-                    "could not allocate {bytes} bytes for the transposition table"
-                )
-            }
+            // Worded as every other failed allocation ([`crate::AllocError`]).
+            TtError::Alloc { bytes } => write!(
+                f,
+                "{}",
+                crate::AllocError {
+                    bytes: *bytes as u64,
+                    what: "the transposition table".into(),
+                }
+            ),
         }
     }
 }
