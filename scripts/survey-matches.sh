@@ -6,7 +6,8 @@
 # guessed.
 #
 # Usage: scripts/survey-matches.sh [per-round limit in seconds, default 5] [GAME ...]
-#   GAME: dakon, walak-pussa, san-yao (default: all three). Each game's records go to
+#   GAME: dakon, walak-pussa, san-yao (default: all three), or `-` for none (only assemble
+#   matches.md from the record files). Each game's records go to
 #   docs/survey/matches-GAME.txt; matches.md is then assembled from the three files, so one game
 #   can be rerun alone. With the default limit the whole script took about 10 minutes on 2 cores
 #   shared with other work (most of it in the sizes that end unknown).
@@ -40,6 +41,7 @@ ranges() { # game -> "holes seeds" lines: the survey's ranges, then the standard
 }
 
 for game in "${games[@]}"; do
+  [ "$game" = - ] && continue
   echo "== $game: per-round limit $limit s" >&2
   {
     echo "# mancala verify match $game ${flags[*]}, $(date -u +%Y-%m-%d)"
@@ -66,12 +68,23 @@ section() { # game title
     echo "Not run."
   fi
 }
-summary() { # game: one line per size, "HxS: verdict"
+grid() { # game: a holes x seeds table of the results (standard-board rows included)
   local file=$out/matches-$1.txt
   [ -f "$file" ] || return 0
-  awk '/^[a-z-]+ [0-9]+x[0-9]+:$/ { size = $2; sub(":", "", size); rounds = 0 }
+  awk '/^[a-z-]+ [0-9]+x[0-9]+:$/ { split(substr($2, 1, length($2) - 1), hs, "x");
+         h = hs[1] + 0; s = hs[2] + 0; rounds = 0;
+         if (!(h in seen)) { seen[h] = 1; hl[++nh] = h }
+         if (s > smax) smax = s }
        /^  round/ { rounds++ }
-       /^  result:/ { sub(/^  result: /, ""); printf "| %s | %d | %s |\n", size, rounds, $0 }' "$file"
+       /^  result:/ { r = $0
+         if (r ~ /South wins/) v = "S"; else if (r ~ /North wins/) v = "N";
+         else if (r ~ /drawn/) v = "="; else if (r ~ /repeat/) v = "∞"; else v = "?";
+         cell[h, s] = (v == "?" && rounds == 0) ? "?" : v " " rounds }
+       END { printf "| holes \\ seeds |"; for (s = 1; s <= smax; s++) printf " %d |", s; print "";
+             printf "|--:|"; for (s = 1; s <= smax; s++) printf ":-:|"; print "";
+             for (i = 1; i <= nh; i++) { h = hl[i]; printf "| %d |", h;
+               for (s = 1; s <= smax; s++) printf " %s |", ((h, s) in cell) ? cell[h, s] : "";
+               print "" } }' "$file"
 }
 {
   cat <<EOF
@@ -104,10 +117,14 @@ EOF
   echo
   echo "## Summary"
   echo
-  echo "| game | size | rounds | result |"
-  echo "|:--|:--|--:|:--|"
+  echo "Who wins the round-perfect match, and after how many rounds: S South, N North, = drawn,"
+  echo "∞ the round starts repeat (the match never ends; the number is of distinct rounds), ? unknown"
+  echo "(the number is of the rounds solved before the limit stopped one). Empty: not run."
   for game in dakon walak-pussa san-yao; do
-    summary "$game" | sed "s/^| /| $game | /"
+    echo
+    echo "$game:"
+    echo
+    grid "$game"
   done
   section dakon "Dakon, 3–6 holes, 1–10 seeds, and the standard 7×7"
   section walak-pussa "Walak-pussa, 2–6 holes, 1–8 seeds, and the standard 7×4"
