@@ -12,6 +12,7 @@
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
 //! - [`variant`]: a game with its options chosen at run time (the CLI's view).
 //! - [`mod@matches`]: multi-round matches: burnt pits, sons, lending, who starts (docs/rules.md §13).
+//! - [`round_perfect`]: round-perfect play, the first best move with §13.5's exception on cycles.
 //!
 //! ```
 //! use mancala::{Position, rules::Kalah, board::Move};
@@ -32,6 +33,7 @@ pub mod opening;
 pub mod position;
 pub mod rank;
 pub mod reference_values;
+pub mod round_perfect;
 pub mod rules;
 pub mod variant;
 

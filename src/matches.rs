@@ -317,6 +317,22 @@ impl<R: Rules> Match<R> {
         self.advance()
     }
 
+    /// Ends the current round by endless play (docs/rules.md §2.10, §13.5), as when a position
+    /// repeats: the stores stand, the seeds on the board leave the match, and the next round is
+    /// set up from the stores (or the match ends) as after any round.
+    pub fn end_round_endless(&mut self) -> Result<(), MatchError> {
+        if self.result.is_some() {
+            return Err(MatchError::Over);
+        }
+        let round = self.rounds.last_mut().expect("a match has a round");
+        let mut end = round.now.round_setup();
+        end.setup.south.fill(0);
+        end.setup.north.fill(0);
+        end.setup.to_move = None;
+        round.now = Position::from_round_setup(self.rules, &end).map_err(MatchError::Position)?;
+        self.advance()
+    }
+
     /// The rounds so far, the current one last.
     pub fn rounds(&self) -> &[Round<R>] {
         &self.rounds

@@ -1,11 +1,14 @@
 //! The brute-force solver: exact values by whole-graph retrograde analysis per seed-count layer
 //! (docs/rules.md §8.5), cycle-safe, with no search heuristics to share bugs with the main solver.
+//! It runs on plain positions ([`RefPos`]) and on match rounds with pit statuses ([`RefRound`]).
 
 use super::board::{board_of, board_sum};
 use super::engine::{candidates, normalize, play};
 use super::notation::format;
+use super::rounds::{format_round, round_legal, round_normalize, round_play, RefRound};
 use super::{RefGame, RefPos};
 use std::collections::{BTreeSet, HashMap};
+use std::hash::Hash;
 
 /// The same position with both stores set to 0 (the key of the future margin F).
 pub(super) fn strip(p: &RefPos) -> RefPos {
@@ -19,15 +22,66 @@ pub(super) fn store_diff(p: &RefPos) -> i32 {
     p.stores[0] as i32 - p.stores[1] as i32
 }
 
+/// What the brute force needs of a position: plain ones and match rounds alike.
+trait Node: Clone + Eq + Hash {
+    fn pos(&self) -> &RefPos;
+    /// The same position with both stores 0.
+    fn stripped(&self) -> Self;
+    /// The results of the legal moves (normalised, stores included).
+    fn successors(&self, g: RefGame) -> Vec<Self>;
+    fn text(&self) -> String;
+}
+
+impl Node for RefPos {
+    fn pos(&self) -> &RefPos {
+        self
+    }
+    fn stripped(&self) -> Self {
+        strip(self)
+    }
+    fn successors(&self, g: RefGame) -> Vec<Self> {
+        // `play` rejects a candidate only when its sowing is endless, so this visits exactly
+        // the legal moves (sowing each one once).
+        candidates(g, self)
+            .into_iter()
+            .filter_map(|mv| play(g, self, mv).ok())
+            .collect()
+    }
+    fn text(&self) -> String {
+        format(self)
+    }
+}
+
+impl Node for RefRound {
+    fn pos(&self) -> &RefPos {
+        &self.pos
+    }
+    fn stripped(&self) -> Self {
+        RefRound {
+            pos: strip(&self.pos),
+            status: self.status.clone(),
+        }
+    }
+    fn successors(&self, g: RefGame) -> Vec<Self> {
+        round_legal(g, self)
+            .into_iter()
+            .map(|mv| round_play(g, self, mv).expect("a legal move"))
+            .collect()
+    }
+    fn text(&self) -> String {
+        format_round(self)
+    }
+}
+
 /// Every normalised stripped position reachable from the root, with its moves as
 /// (store change South-minus-North, successor index).
-struct Graph {
-    nodes: Vec<RefPos>,
+struct Graph<N> {
+    nodes: Vec<N>,
     edges: Vec<Vec<(i32, usize)>>,
 }
 
-fn explore(g: RefGame, root: &RefPos) -> Graph {
-    let mut index: HashMap<RefPos, usize> = HashMap::new();
+fn explore<N: Node>(g: RefGame, root: &N) -> Graph<N> {
+    let mut index: HashMap<N, usize> = HashMap::new();
     let mut nodes = vec![root.clone()];
     let mut edges = Vec::new();
     index.insert(root.clone(), 0);
@@ -35,15 +89,9 @@ fn explore(g: RefGame, root: &RefPos) -> Graph {
     while i < nodes.len() {
         let x = nodes[i].clone();
         let mut out = Vec::new();
-        // `play` rejects a candidate only when its sowing is endless, so this visits exactly
-        // the legal moves (sowing each one once).
-        for mv in candidates(g, &x) {
-            let r = match play(g, &x, mv) {
-                Ok(r) => r,
-                Err(_) => continue,
-            };
-            let d = store_diff(&r); // x has empty stores
-            let key = strip(&r);
+        for r in x.successors(g) {
+            let d = store_diff(r.pos()); // x has empty stores
+            let key = r.stripped();
             let j = match index.get(&key) {
                 Some(&j) => j,
                 None => {
@@ -54,11 +102,11 @@ fn explore(g: RefGame, root: &RefPos) -> Graph {
             };
             out.push((d, j));
         }
-        if x.to_move.is_some() {
+        if x.pos().to_move.is_some() {
             assert!(
                 !out.is_empty(),
                 "normalised position without legal move: {}",
-                format(&x)
+                x.text()
             );
         }
         edges.push(out);
@@ -68,18 +116,24 @@ fn explore(g: RefGame, root: &RefPos) -> Graph {
 }
 
 /// Future margin F (South minus North, stores excluded) of every node of the graph.
-fn solve_graph(graph: &Graph) -> Vec<i32> {
+fn solve_graph<N: Node>(graph: &Graph<N>) -> Vec<i32> {
     let count = graph.nodes.len();
     let seeds: Vec<u32> = graph
         .nodes
         .iter()
-        .map(|p| board_sum(&board_of(p)))
+        .map(|p| board_sum(&board_of(p.pos())))
         .collect();
     // Finished games have future margin 0; everything else is solved layer by layer.
     let mut f: Vec<Option<i32>> = graph
         .nodes
         .iter()
-        .map(|p| if p.to_move.is_none() { Some(0) } else { None })
+        .map(|p| {
+            if p.pos().to_move.is_none() {
+                Some(0)
+            } else {
+                None
+            }
+        })
         .collect();
     let layers: BTreeSet<u32> = seeds.iter().copied().collect();
     for k in layers {
@@ -100,7 +154,13 @@ fn solve_graph(graph: &Graph) -> Vec<i32> {
 /// or from the whole layer (t <= 0: greatest fixpoint, staying in the layer forever earns 0).
 /// Updates are done in place; as the equation is monotone, this still converges to the
 /// least (respectively greatest) fixpoint. Then F(x) = max { t : x in W_t }.
-fn solve_layer(graph: &Graph, seeds: &[u32], k: u32, layer: &[usize], f: &mut [Option<i32>]) {
+fn solve_layer<N: Node>(
+    graph: &Graph<N>,
+    seeds: &[u32],
+    k: u32,
+    layer: &[usize],
+    f: &mut [Option<i32>],
+) {
     // Layer-local index of each graph node of the layer.
     let mut local: HashMap<usize, usize> = HashMap::new();
     for (li, &x) in layer.iter().enumerate() {
@@ -115,11 +175,11 @@ fn solve_layer(graph: &Graph, seeds: &[u32], k: u32, layer: &[usize], f: &mut [O
     let mut thresholds: BTreeSet<i32> = BTreeSet::new();
     thresholds.insert(0);
     for &x in layer {
-        let is_south = graph.nodes[x].to_move == Some(0);
+        let is_south = graph.nodes[x].pos().to_move == Some(0);
         let mut ex: Option<i32> = None;
         let mut int = Vec::new();
         for &(d, y) in &graph.edges[x] {
-            let terminal = graph.nodes[y].to_move.is_none();
+            let terminal = graph.nodes[y].pos().to_move.is_none();
             if terminal || seeds[y] < k {
                 let v = d + f[y].expect("lower layer solved");
                 thresholds.insert(v);
@@ -188,6 +248,18 @@ pub fn value(g: RefGame, p: &RefPos) -> i32 {
     let graph = explore(g, &strip(&root));
     let f = solve_graph(&graph);
     store_diff(&root) + f[0]
+}
+
+/// [`value`] of a match round (§13.5): the same retrograde analysis on the round's own rules
+/// (burnt pits, sons), which stay fixed in every position of the graph.
+pub fn round_value(g: RefGame, r: &RefRound) -> i32 {
+    let root = round_normalize(g, r);
+    if root.pos.to_move.is_none() {
+        return store_diff(&root.pos);
+    }
+    let graph = explore(g, &root.stripped());
+    let f = solve_graph(&graph);
+    store_diff(&root.pos) + f[0]
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub mod rounds;
 #[cfg(test)]
 mod tests;
 
-pub use brute::value;
+pub use brute::{round_value, value};
 pub use engine::{candidates, legal_moves, normalize, play, start};
 pub use notation::{format, parse};
 

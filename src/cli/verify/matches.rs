@@ -1,21 +1,19 @@
 //! `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of docs/rules.md §13.5 for
-//! each board size: every round solved exactly, both sides playing the first best move (lowest
-//! move number among those that attain the value), each round's start, value and final stores,
-//! and the match's end (who wins, or that the round starts repeat).
+//! each board size: every round solved exactly, both sides playing round-perfectly (the first
+//! best move, with §13.5's exception on cycles of best play, [`mancala::round_perfect`]), each
+//! round's start, value and final stores, and the match's end: who wins, or that the round starts
+//! repeat (play is deterministic, so a repeated start repeats the rounds after it for ever).
 //!
-//! Not yet: §13.5's exception for positions on a cycle of play (there the favoured player plays
-//! the first best move that leaves the cycle's component, which may differ from the first best
-//! move). So for Walak-pussa and San-Yao the record is plain first-best play, which is §13.5's
-//! only where no position played lies on such a cycle (not checked); when first-best play
-//! repeats a position within a round the size is reported unknown, never guessed. Dakon is
-//! acyclic, so its records are §13.5's. A round cut off by `--round-limit` makes the size
-//! unknown too.
+//! A round that repeats a position (possible only at a remaining margin of 0) ends there by
+//! endless play and is marked `endless`. A round cut off by `--round-limit` makes the size
+//! unknown; nothing is guessed.
 
 use super::{engine, note, parse_range, parse_seconds, EngineArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
 use mancala::matches::{Match, MatchOptions};
+use mancala::round_perfect::{self, PlayError};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
@@ -58,6 +56,8 @@ struct RoundRecord {
     value: i32,
     end: [u32; 2],
     moves: usize,
+    /// Ended by a repeated position (endless play), not by the game's rules.
+    endless: bool,
 }
 
 /// How a size's match came out.
@@ -110,14 +110,19 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
             for (i, r) in rounds.iter().enumerate() {
                 writeln!(
                     out,
-                    "  round {:>2}: {} starts {}  value {:+}  end {}-{}  ({} moves)",
+                    "  round {:>2}: {} starts {}  value {:+}  end {}-{}  ({} moves{})",
                     i + 1,
                     r.starter.letter(),
                     r.start,
                     r.value,
                     r.end[0],
                     r.end[1],
-                    r.moves
+                    r.moves,
+                    if r.endless {
+                        ", endless: a position repeats"
+                    } else {
+                        ""
+                    }
                 )?;
             }
             let verdict = match outcome {
@@ -166,90 +171,54 @@ fn play_match<R: Rules>(
             ..SearchConfig::default()
         };
         let limit = Some(Duration::from_secs_f64(a.round_limit));
-        let played = engine::with_deadline(limit, &stop, || play_round(&mut m, cfg, k));
+        let played = engine::with_deadline(limit, &stop, || {
+            // One solver per round: the statuses are fixed within it, so its table serves
+            // every position of the round and no other.
+            let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
+            round_perfect::play_round(&mut m, &mut |q: &Position<R>| solver.analyze(q))
+        });
         if engine::interrupted() {
             bail!("interrupted");
         }
-        let (value, moves) = match played {
+        let play = match played {
             Ok(x) => x,
-            Err(RoundStop::Search(SearchError::Interrupted)) => {
+            Err(PlayError::Values(SearchError::Interrupted)) => {
                 let why = format!(
                     "round {k} not solved within --round-limit {}",
                     a.round_limit
                 );
                 return Ok((records, Outcome::Unknown(why)));
             }
-            Err(RoundStop::Search(e)) => return Err(engine::search_error(e)),
-            Err(RoundStop::Cycle) => {
-                let why = format!(
-                    "round {k}: first-best play repeats a position (the cycle rule of docs/rules.md §13.5 is not implemented)"
-                );
-                return Ok((records, Outcome::Unknown(why)));
+            Err(PlayError::Values(e)) => return Err(engine::search_error(e)),
+            Err(PlayError::Match(e)) => {
+                return Ok((records, Outcome::Unknown(format!("round {k}: {e}"))))
             }
         };
-        // Round k, and any rounds after it that ended at their start without a move.
+        // Round k, and any rounds after it that ended at their start without a move (their
+        // starts count for the repetition too).
         for (i, ended) in m.rounds().iter().enumerate().skip(k - 1) {
             if !ended.now.is_over() {
                 break;
+            }
+            if i >= k && !starts.insert((ended.start.to_string(), ended.starter)) {
+                return Ok((records, Outcome::Repeats(i + 1)));
             }
             let [s, n] = ended.now.score();
             records.push(RoundRecord {
                 starter: ended.starter,
                 start: ended.start.to_string(),
                 value: if i == k - 1 {
-                    value
+                    play.value
                 } else {
                     s as i32 - n as i32
                 },
                 end: [s, n],
-                moves: if i == k - 1 { moves } else { 0 },
+                moves: if i == k - 1 { play.moves } else { 0 },
+                endless: i == k - 1 && play.endless,
             });
         }
         if let Some(w) = m.result() {
             return Ok((records, w.map_or(Outcome::Drawn, Outcome::Won)));
         }
     }
-}
-
-enum RoundStop {
-    Search(SearchError),
-    Cycle,
-}
-
-/// Plays round `k` (the current one) to its end by first-best moves; its start's value and the
-/// number of moves.
-fn play_round<R: Rules>(
-    m: &mut Match<R>,
-    cfg: SearchConfig,
-    k: usize,
-) -> Result<(i32, usize), RoundStop> {
-    let start = *m.position();
-    // One solver per round: the statuses are fixed within it, so its table serves every
-    // position of the round and no other.
-    let mut solver = Solver::new(&start, cfg, None).map_err(RoundStop::Search)?;
-    let mut seen = HashSet::new();
-    let mut value = None;
-    let mut moves = 0;
-    while m.rounds().len() == k && m.result().is_none() {
-        let p = *m.position();
-        if !seen.insert(p) {
-            return Err(RoundStop::Cycle);
-        }
-        let values = solver.analyze(&p).map_err(RoundStop::Search)?;
-        let best = values.iter().map(|&(_, v)| v).max().expect("a move");
-        value.get_or_insert(p.final_value(best));
-        let mv = values
-            .iter()
-            .find(|&&(_, v)| v == best)
-            .expect("a best move")
-            .0;
-        m.play(mv).expect("a legal move");
-        moves += 1;
-    }
-    // A round that ended without a move (its start already over) has the start's value.
-    let value = value.unwrap_or_else(|| {
-        let [s, n] = start.score();
-        s as i32 - n as i32
-    });
-    Ok((value, moves))
 }
