@@ -14,7 +14,6 @@ use mancala::board::{Move, MAX_BOARD_SEEDS};
 use mancala::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
-use serde_json::json;
 use solver::Indexer;
 use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -265,22 +264,15 @@ fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
         .collect();
     let mut out = std::io::stdout().lock();
     if a.json {
-        let list: Vec<_> = finals
-            .iter()
-            .map(|&(m, v)| json!({"move": m, "value": v}))
-            .collect();
-        let v = super::json::about_position(
-            "tables query",
-            &p,
-            json!({
-                "value": value,
-                "winner": super::json::winner(Some(value)),
-                "future": future,
-                "best": best,
-                "moves": list,
-            }),
-        );
-        writeln!(out, "{v}")?;
+        let v = super::json::TablesQuery {
+            head: super::json::PositionHead::of("tables query", &p),
+            value,
+            winner: super::json::Winner::of(value),
+            future,
+            best,
+            moves: super::json::MoveValue::list(&finals),
+        };
+        super::json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
@@ -324,11 +316,12 @@ fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
                 writeln!(out, "\"{p}\",{},{list}", p.final_value(v))?;
             }
             DumpFormat::Jsonl => {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"position": p.to_string(), "value": p.final_value(v), "best": best})
-                )?;
+                let line = super::json::DumpLine {
+                    position: p.to_string(),
+                    value: p.final_value(v),
+                    best,
+                };
+                super::json::print(&mut out, &line)?;
             }
         }
     }
