@@ -207,13 +207,16 @@ fn schema_is_up_to_date_with_the_output_types() {
     assert!(s["anyOf"].as_array().unwrap().len() >= 18);
 }
 
+/// A change to a valid object that makes it invalid.
+type Mutation = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn the_validator_rejects_objects_the_schema_does_not_allow() {
     let good = run_valid(
         &["solve", "kalah", "--holes", "3", "--seeds", "2", "--json"],
         "solve",
     );
-    let mutations: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    let mutations: Vec<(&str, Mutation)> = vec![
         ("a long winner", Box::new(|v| v["winner"] = "South".into())),
         ("best as one move", Box::new(|v| v["best"] = 2.into())),
         (
