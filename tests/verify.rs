@@ -119,7 +119,7 @@ fn survey_writes_csv_and_svg_and_marks_time_outs_unknown() {
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(
         text.lines().next(),
-        Some("game,holes,seeds,value,winner,best,nodes,seconds")
+        Some("game,holes,seeds,value,winner,best,nodes,seconds,status")
     );
     assert!(
         text.lines()
@@ -401,4 +401,76 @@ fn verify_rejects_bad_input() {
     fails(&["verify", "opening", "dakon", "--holes", "11"]);
     fails(&["verify", "opening", "kalah", "--position", "0,0/0,0/1,1/-"]);
     fails(&["verify", "published", "--time-limit", "0"]);
+}
+
+/// Ctrl-C in the middle of a survey: the sizes finished by then are kept in the CSV, the plot
+/// and the table, the others marked, and the exit status is 130.
+#[test]
+fn an_interrupted_survey_keeps_its_finished_sizes() {
+    let dir = temp_dir("verify-interrupt");
+    let (csv, svg) = (dir.join("k.csv"), dir.join("k.svg"));
+    // The 2-hole sizes take milliseconds; Kalah(6,6) would take hours: the signal lands between.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "verify",
+            "first-player",
+            "kalah",
+            "--holes",
+            "2..6",
+            "--seeds",
+            "1..6",
+            "--threads",
+            "1",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--plot",
+            svg.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mancala");
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{stderr}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV is written");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("game,holes,seeds,value,winner,best,nodes,seconds,status")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 30, "every size has a row: {text}");
+    let solved: Vec<_> = rows.iter().filter(|r| r[8] == "solved").collect();
+    assert!(!solved.is_empty(), "{text}");
+    // Kalah(2,1) is +2 (and solved first).
+    assert_eq!(
+        (rows[0][1], rows[0][2], rows[0][3], rows[0][8]),
+        ("2", "1", "2", "solved")
+    );
+    for r in &solved {
+        let (h, s): (u8, u8) = (r[1].parse().unwrap(), r[2].parse().unwrap());
+        let (want, _) = solve_start(Kalah::default(), h, s, 1);
+        assert_eq!(r[3], want.to_string(), "Kalah({h},{s})");
+    }
+    assert_eq!(
+        rows.iter().filter(|r| r[8] == "interrupted").count(),
+        1,
+        "{text}"
+    );
+    let unfinished = rows.iter().filter(|r| r[8] != "solved");
+    assert!(unfinished.clone().all(|r| r[3].is_empty()), "{text}");
+    assert!(rows.last().unwrap()[8] == "not-run", "{text}");
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("| 2 | 1 | +2 | South |"), "{table}");
+    assert!(table.contains("| ? | interrupted |"), "{table}");
+    let plot = std::fs::read_to_string(&svg).expect("the plot is written");
+    assert!(plot.contains("interrupted"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

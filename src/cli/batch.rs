@@ -11,7 +11,6 @@ use anyhow::{bail, Context, Result};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
 use mancala::Position;
-use serde_json::{json, Value};
 use solver::search::{SearchError, Solver};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
@@ -51,7 +50,7 @@ pub(super) fn run<R: Rules>(
     search: &SearchArgs,
     rules: R,
     source: &str,
-    command: &str,
+    command: &'static str,
 ) -> Result<ExitCode> {
     if pos.position.is_some() || !pos.moves.is_empty() || pos.seeds.is_some() {
         bail!("--batch reads its positions from the input; it cannot be combined with --position, --moves or --seeds");
@@ -76,14 +75,12 @@ pub(super) fn run<R: Rules>(
     let mut out = std::io::stdout().lock();
     let mut failed = false;
     let error = |out: &mut std::io::StdoutLock<'_>, line: usize, msg: &str| -> Result<()> {
-        let v = json::about_game(
-            command,
-            R::KIND.name(),
-            rules.option_names(),
-            json!({ "line": line, "error": msg }),
-        );
-        writeln!(out, "{v}")?;
-        Ok(())
+        let v = json::BatchError {
+            head: json::Head::rules(command, &rules),
+            line,
+            error: msg.to_string(),
+        };
+        json::print(out, &v)
     };
     // The solver's root: the position with the most positions below it, so that its table's
     // key covers every line's.
@@ -131,47 +128,50 @@ pub(super) fn run<R: Rules>(
                 continue;
             }
         };
-        let body = match command {
-            "solve" => solver.solve(p).map(|r| {
-                let value = p.final_value(r.value);
-                let best: Vec<u8> = r.best.iter().map(|m| m.0).collect();
-                json!({
-                    "line": n,
-                    "complete": true,
-                    "value": value,
-                    "winner": json::winner(Some(value)),
-                    "best": best,
-                    "pv": move_list::marked_json(p, &r.pv),
-                    "nodes": r.nodes,
+        let written = match command {
+            "solve" => solver
+                .solve(p)
+                .map(|r| {
+                    let value = p.final_value(r.value);
+                    json::SolveLine {
+                        head: json::PositionHead::of("solve", p),
+                        line: *n,
+                        complete: true,
+                        value,
+                        winner: json::Winner::of(value),
+                        best: r.best.iter().map(|m| m.0).collect(),
+                        pv: move_list::marked_json(p, &r.pv),
+                        nodes: r.nodes,
+                    }
                 })
-            }),
-            _ => solver.analyze(p).map(|moves| {
-                let finals: Vec<(u8, i32)> = moves
-                    .iter()
-                    .map(|&(m, v)| (m.0, p.final_value(v)))
-                    .collect();
-                let value = solve::best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
-                let best: Vec<u8> = finals
-                    .iter()
-                    .filter(|f| f.1 == value)
-                    .map(|f| f.0)
-                    .collect();
-                let list: Vec<Value> = finals
-                    .iter()
-                    .map(|&(m, v)| json!({"move": m, "value": v, "winner": json::winner(Some(v))}))
-                    .collect();
-                json!({
-                    "line": n,
-                    "complete": true,
-                    "value": value,
-                    "winner": json::winner(Some(value)),
-                    "best": best,
-                    "moves": list,
+                .map(|v| json::print(&mut out, &v)),
+            _ => solver
+                .analyze(p)
+                .map(|moves| {
+                    let finals: Vec<(u8, i32)> = moves
+                        .iter()
+                        .map(|&(m, v)| (m.0, p.final_value(v)))
+                        .collect();
+                    let value = solve::best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
+                    let best: Vec<u8> = finals
+                        .iter()
+                        .filter(|f| f.1 == value)
+                        .map(|f| f.0)
+                        .collect();
+                    json::AnalyzeLine {
+                        head: json::PositionHead::of("analyze", p),
+                        line: *n,
+                        complete: true,
+                        value,
+                        winner: json::Winner::of(value),
+                        best,
+                        moves: json::MoveValue::list(&finals),
+                    }
                 })
-            }),
+                .map(|v| json::print(&mut out, &v)),
         };
-        match body {
-            Ok(b) => writeln!(out, "{}", json::about_position(command, p, b))?,
+        match written {
+            Ok(printed) => printed?,
             Err(SearchError::Interrupted) => {
                 out.flush()?;
                 eprintln!("interrupted at line {n}: the lines before it are done");

@@ -1,7 +1,7 @@
 //! `mancala match`: a multi-round match (docs/rules.md §13) played from a move list that runs on
 //! across rounds. Interactive match play is left to the interactive-play work (issue 18).
 
-use super::PositionArgs;
+use super::{json, PositionArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala::board::{Move, Side};
@@ -9,7 +9,6 @@ use mancala::matches::{Match, MatchOptions};
 use mancala::notation::RoundSetup;
 use mancala::rules::Rules;
 use mancala::Position;
-use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -21,14 +20,10 @@ pub(super) struct MatchArgs {
     /// to the store (default: from move n down).
     #[arg(long)]
     fill_from_move_1: bool,
-    /// Print one JSON object: {"rounds":[{"starter","start","moves","end","score"}...],
-    /// "position","round","to_move","match_over","winner"}.
+    /// Print one JSON object (docs/json.md): the head about the current position, then
+    /// {"rounds":[{"starter","start","moves","end","score"}...],"round","match_over","winner"}.
     #[arg(long)]
     json: bool,
-}
-
-fn letter(s: Option<Side>) -> serde_json::Value {
-    s.map_or(serde_json::Value::Null, |s| json!(s.letter().to_string()))
 }
 
 /// The match's first round and its starter: `--position` (its side to move, or South for a
@@ -88,29 +83,25 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        let rounds: Vec<_> = m
+        let rounds = m
             .rounds()
             .iter()
-            .map(|r| {
-                json!({
-                    "starter": r.starter.letter().to_string(),
-                    "start": r.start.to_string(),
-                    "moves": r.moves.iter().map(|mv| mv.0).collect::<Vec<_>>(),
-                    "end": if r.now.is_over() { json!(r.now.to_string()) } else { serde_json::Value::Null },
-                    "score": r.now.score(),
-                })
+            .map(|r| json::MatchRound {
+                starter: r.starter.into(),
+                start: r.start.to_string(),
+                moves: r.moves.iter().map(|mv| mv.0).collect(),
+                end: r.now.is_over().then(|| r.now.to_string()),
+                score: r.now.score(),
             })
             .collect();
-        let v = json!({
-            "game": R::KIND.name(),
-            "rounds": rounds,
-            "position": m.position().to_string(),
-            "round": m.rounds().len(),
-            "to_move": letter(m.position().to_move()),
-            "match_over": m.result().is_some(),
-            "winner": letter(m.result().flatten()),
-        });
-        writeln!(out, "{v}")?;
+        let v = json::MatchPlay {
+            head: json::PositionHead::of("match", m.position()),
+            rounds,
+            round: m.rounds().len(),
+            match_over: m.result().is_some(),
+            winner: json::Winner::of_result(m.result()),
+        };
+        json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     for (i, r) in m.rounds().iter().enumerate() {

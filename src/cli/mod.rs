@@ -62,6 +62,9 @@ enum Command {
     },
     /// Print the man page (roff): `mancala man > mancala.1`.
     Man,
+    /// Print the JSON Schema of every `--json` output (docs/json.schema.json is this output).
+    #[command(hide = true)]
+    JsonSchema,
 }
 
 #[derive(Args, Debug)]
@@ -302,6 +305,13 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Verify(a) => verify::run(a),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man => generate::man(),
+        Command::JsonSchema => {
+            let text = serde_json::to_string_pretty(&json::schema())?;
+            let mut out = std::io::stdout().lock();
+            std::io::Write::write_all(&mut out, text.as_bytes())?;
+            std::io::Write::write_all(&mut out, b"\n")?;
+            Ok(std::process::ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -90,11 +90,18 @@ pub fn marked<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<String> {
 }
 
 /// The moves of [`marked`] as JSON: `[{"side":"S","move":3},...]`, the PV's one shape.
-pub fn marked_json<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<serde_json::Value> {
-    let words = marked(root, moves);
-    let each = words.iter().zip(moves);
-    each.map(|(w, m)| serde_json::json!({"side": &w[..1], "move": m.0}))
-        .collect()
+pub fn marked_json<R: Rules>(root: &Position<R>, moves: &[Move]) -> Vec<super::json::SideMove> {
+    let mut p = *root;
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let side = p.to_move().unwrap_or(Side::South);
+        out.push(super::json::SideMove {
+            side: side.into(),
+            pit: m.0,
+        });
+        p = p.play_unchecked(m);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 use super::{draw, json, PositionArgs};
 use anyhow::Result;
 use mancala::rules::Rules;
-use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -18,16 +17,13 @@ pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resul
     let p = args.position(rules)?;
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json::about_position(
-            "play",
-            &p,
-            json!({
-                "score": p.score(),
-                "over": p.is_over(),
-                "winner": if p.is_over() { json::winner(Some(p.final_value(0))) } else { serde_json::Value::Null },
-            }),
-        );
-        writeln!(out, "{v}")?;
+        let v = json::Play {
+            head: json::PositionHead::of("play", &p),
+            score: p.score(),
+            over: p.is_over(),
+            winner: p.is_over().then(|| json::Winner::of(p.final_value(0))),
+        };
+        json::print(&mut out, &v)?;
     } else {
         out.write_all(draw(&p).as_bytes())?;
     }
@@ -40,15 +36,15 @@ pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Resu
     p.for_each_child(|m, q| list.push((m, q)));
     let mut out = std::io::stdout().lock();
     if json {
-        let moves: Vec<_> = list
+        let moves = list
             .iter()
-            .map(|(m, q)| json!({"move": m.0, "position": q.to_string()}))
+            .map(|(m, q)| json::Child {
+                pit: m.0,
+                position: q.to_string(),
+            })
             .collect();
-        writeln!(
-            out,
-            "{}",
-            json::about_position("moves", &p, json!({ "moves": moves }))
-        )?;
+        let head = json::PositionHead::of("moves", &p);
+        json::print(&mut out, &json::Moves { head, moves })?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;

@@ -6,7 +6,6 @@ use clap::Args;
 use mancala::board::Side;
 use mancala::rules::Rules;
 use mancala::Position;
-use serde_json::json;
 use solver::search::{Progress, SearchConfig, SearchError, Solver};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -239,24 +238,21 @@ pub(super) fn solve<R: Rules>(
     let best: Vec<u8> = result.best.iter().map(|m| m.0).collect();
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json::about_position(
-            "solve",
-            &p,
-            json!({
-                "complete": true,
-                "value": value,
-                "winner": json::winner(Some(value)),
-                "future": result.value,
-                "best": best,
-                "pv": pv_json,
-                "nodes": result.nodes,
-                "seconds": result.seconds,
-                "tt_hit_rate": hit_rate,
-                "tt_bytes": result.tt_bytes,
-                "threads": cfg.threads,
-            }),
-        );
-        writeln!(out, "{v}")?;
+        let v = json::Solve {
+            head: json::PositionHead::of("solve", &p),
+            complete: true,
+            value,
+            winner: json::Winner::of(value),
+            future: result.value,
+            best,
+            pv: pv_json,
+            nodes: result.nodes,
+            seconds: result.seconds,
+            tt_hit_rate: hit_rate,
+            tt_bytes: result.tt_bytes,
+            threads: cfg.threads,
+        };
+        json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
@@ -316,25 +312,22 @@ pub(super) fn analyze<R: Rules>(
         .collect();
     let mut out = std::io::stdout().lock();
     if json {
-        let list: Vec<_> = finals
-            .iter()
-            .map(|&(m, v)| json!({"move": m, "value": v, "winner": json::winner(Some(v))}))
-            .collect();
         let value = best_of(&p, &finals).unwrap_or_else(|| p.final_value(0));
         let best: Vec<u8> = finals
             .iter()
             .filter(|f| f.1 == value)
             .map(|f| f.0)
             .collect();
-        let body = json!({
-            "complete": true,
-            "value": value,
-            "winner": json::winner(Some(value)),
-            "best": best,
-            "moves": list,
-            "seconds": started.elapsed().as_secs_f64(),
-        });
-        writeln!(out, "{}", json::about_position("analyze", &p, body))?;
+        let v = json::Analyze {
+            head: json::PositionHead::of("analyze", &p),
+            complete: true,
+            value,
+            winner: json::Winner::of(value),
+            best,
+            moves: json::MoveValue::list(&finals),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
@@ -378,21 +371,22 @@ fn report_stopped<R: Rules>(
     let mut out = std::io::stdout().lock();
     let cause = stopped.cause(limit);
     if json {
-        let v = json::about_position(
-            "solve",
-            p,
-            json!({
-                "complete": false,
-                "stopped": if stopped.by_user { "interrupt" } else { "time-limit" },
-                "value": null,
-                "lower": stopped.lower,
-                "upper": stopped.upper,
-                "winner": json::winner(stopped.winner()),
-                "nodes": stopped.nodes,
-                "seconds": stopped.seconds,
-            }),
-        );
-        writeln!(out, "{v}")?;
+        let v = json::SolveStopped {
+            head: json::PositionHead::of("solve", p),
+            complete: false,
+            stopped: if stopped.by_user {
+                json::StopCause::Interrupt
+            } else {
+                json::StopCause::TimeLimit
+            },
+            value: None,
+            lower: stopped.lower,
+            upper: stopped.upper,
+            winner: json::Winner::of_known(stopped.winner()),
+            nodes: stopped.nodes,
+            seconds: stopped.seconds,
+        };
+        json::print(&mut out, &v)?;
     } else {
         let decided = match stopped.winner() {
             Some(1) => "; South wins",

@@ -14,7 +14,6 @@ use mancala::board::{Move, MAX_BOARD_SEEDS};
 use mancala::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
-use serde_json::json;
 use solver::Indexer;
 use std::collections::BTreeMap;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -36,7 +35,7 @@ enum TablesCommand {
     Build(BuildArgs),
     /// List every table file in the directory: game, options, holes, layer, entries, bytes,
     /// checksum status.
-    Info(DirArgs),
+    Info(InfoArgs),
     /// The exact value of a position and its best moves, from the tables.
     Query(QueryArgs),
     /// Every position of one layer with its value and best moves.
@@ -67,6 +66,15 @@ struct DirArgs {
 }
 
 #[derive(Args, Debug)]
+struct InfoArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Print one JSON object (docs/json.md): {"directory","files","sets",...}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
 struct BuildArgs {
     #[command(flatten)]
     game: GameArgs,
@@ -81,6 +89,9 @@ struct BuildArgs {
     /// Show progress bars on stderr even when it is not a terminal.
     #[arg(long)]
     progress: bool,
+    /// Print one JSON object (docs/json.md) at the end instead of a line per layer.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -126,6 +137,9 @@ struct VerifyArgs {
     /// Show progress bars on stderr even when it is not a terminal.
     #[arg(long)]
     progress: bool,
+    /// Print one JSON object (docs/json.md) instead of the report.
+    #[arg(long)]
+    json: bool,
 }
 
 impl DirArgs {
@@ -160,7 +174,7 @@ pub(super) fn run(a: TablesArgs) -> Result<ExitCode> {
             let holes = b.game.holes()?;
             mancala::with_rules!(v, r => build(&b, r, holes))
         }
-        TablesCommand::Info(d) => info(&d.dir()),
+        TablesCommand::Info(i) => info(&i.dir.dir(), i.json),
         TablesCommand::Query(q) => {
             let v = q.pos.variant()?;
             mancala::with_rules!(v, r => query(&q, r))
@@ -205,6 +219,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
+    let mut layers: Vec<super::json::BuiltLayer> = Vec::new();
     // A layer's retrograde analysis does not look at the interrupt flag: a signal ends the
     // process from the watcher, after removing the temporary file of a write in progress (the
     // layers already renamed are complete, and the next build resumes from them).
@@ -228,7 +243,18 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             if let Some(why) = &r.rebuilt_because {
                 eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
             }
-            if io_result.is_ok() {
+            if a.json {
+                layers.push(super::json::BuiltLayer {
+                    layer: r.layer,
+                    entries: r.entries,
+                    encoding: r.encoding.to_string(),
+                    exceptions: r.exceptions,
+                    bytes: r.bytes,
+                    resumed: r.resumed,
+                    rebuilt_because: r.rebuilt_because.as_ref().map(|w| w.to_string()),
+                    seconds: r.seconds,
+                });
+            } else if io_result.is_ok() {
                 io_result = writeln!(
                     out,
                     "layer {:>3}: {:>12} entries, {}{exc}, {:>12} bytes, {what}",
@@ -240,12 +266,27 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     .with_context(|| format!("building the tables of {id}"))?;
     io_result?;
     let bytes: u64 = built.iter().map(Table::file_bytes).sum();
+    let bits = 8.0 * bytes as f64 / mem.entries.max(1) as f64;
+    let seconds = started.elapsed().as_secs_f64();
+    if a.json {
+        let v = super::json::TablesBuild {
+            head: super::json::Head::rules("tables build", &rules),
+            holes,
+            max_seeds: k,
+            directory: dir.display().to_string(),
+            layers,
+            entries: mem.entries,
+            bytes,
+            bits_per_entry: bits,
+            seconds,
+        };
+        super::json::print(&mut out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     writeln!(
         out,
-        "built {id}: layers 0 to {k}, {} entries, {bytes} bytes ({:.2} bits per entry), in {:.3} s",
+        "built {id}: layers 0 to {k}, {} entries, {bytes} bytes ({bits:.2} bits per entry), in {seconds:.3} s",
         mem.entries,
-        8.0 * bytes as f64 / mem.entries.max(1) as f64,
-        started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -265,22 +306,15 @@ fn query<R: Rules>(a: &QueryArgs, rules: R) -> Result<ExitCode> {
         .collect();
     let mut out = std::io::stdout().lock();
     if a.json {
-        let list: Vec<_> = finals
-            .iter()
-            .map(|&(m, v)| json!({"move": m, "value": v}))
-            .collect();
-        let v = super::json::about_position(
-            "tables query",
-            &p,
-            json!({
-                "value": value,
-                "winner": super::json::winner(Some(value)),
-                "future": future,
-                "best": best,
-                "moves": list,
-            }),
-        );
-        writeln!(out, "{v}")?;
+        let v = super::json::TablesQuery {
+            head: super::json::PositionHead::of("tables query", &p),
+            value,
+            winner: super::json::Winner::of(value),
+            future,
+            best,
+            moves: super::json::MoveValue::list(&finals),
+        };
+        super::json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "position: {p}")?;
@@ -324,11 +358,12 @@ fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
                 writeln!(out, "\"{p}\",{},{list}", p.final_value(v))?;
             }
             DumpFormat::Jsonl => {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"position": p.to_string(), "value": p.final_value(v), "best": best})
-                )?;
+                let line = super::json::DumpLine {
+                    position: p.to_string(),
+                    value: p.final_value(v),
+                    best,
+                };
+                super::json::print(&mut out, &line)?;
             }
         }
     }
@@ -360,10 +395,93 @@ fn scan(dir: &Path) -> Result<Vec<FileInfo>> {
         .collect())
 }
 
-fn info(dir: &Path) -> Result<ExitCode> {
+/// The name of a table file, for listings.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `tables info`: every file of the directory, then each set; the JSON and the text come from
+/// the same records.
+fn info(dir: &Path, as_json: bool) -> Result<ExitCode> {
+    use super::json::{InfoFile, InfoSet, InfoTable, TablesInfo, ToolHead};
     let mut out = std::io::stdout().lock();
     // A fresh machine has no table directory yet: that is the normal start, not an error.
-    let files = if dir.exists() { scan(dir)? } else { Vec::new() };
+    let scanned = if dir.exists() { scan(dir)? } else { Vec::new() };
+    let mut files = Vec::new();
+    let mut groups: BTreeMap<TableId, (Vec<u32>, u64, u64)> = BTreeMap::new();
+    for f in &scanned {
+        let name = file_name(&f.path);
+        match &f.table {
+            Err(e) => files.push(InfoFile {
+                file: name,
+                error: Some(e.to_string()),
+                table: None,
+            }),
+            Ok(t) => {
+                let h = t.header();
+                let mut problems = Vec::new();
+                let checksum = t.check_payload();
+                if let Err(e) = &checksum {
+                    problems.push(format!("BAD: {e}"));
+                }
+                if let Some(why) = name_disagrees(&name, h) {
+                    problems.push(format!("NAME MISMATCH: {why}"));
+                }
+                let g = groups.entry(h.id.clone()).or_default();
+                g.0.push(h.layer);
+                g.1 += h.entries;
+                g.2 += t.file_bytes();
+                files.push(InfoFile {
+                    file: name,
+                    error: None,
+                    table: Some(InfoTable {
+                        game: h.id.game.clone(),
+                        options: h.id.options.clone(),
+                        holes: h.id.holes,
+                        layer: h.layer,
+                        entries: h.entries,
+                        encoding: h.encoding.to_string(),
+                        bytes: t.file_bytes(),
+                        checksum_ok: checksum.is_ok(),
+                        problems,
+                    }),
+                });
+            }
+        }
+    }
+    let sets: Vec<InfoSet> = groups
+        .into_iter()
+        .map(|(id, (mut layers, entries, bytes))| {
+            layers.sort_unstable();
+            let run = layers
+                .iter()
+                .enumerate()
+                .take_while(|&(i, &l)| i as u32 == l)
+                .count();
+            InfoSet {
+                game: id.game,
+                options: id.options,
+                holes: id.holes,
+                complete_to: (run > 0).then(|| run as u32 - 1),
+                layers,
+                entries,
+                bytes,
+            }
+        })
+        .collect();
+    if as_json {
+        let v = TablesInfo {
+            head: ToolHead::new("tables info"),
+            directory: dir.display().to_string(),
+            message: files.is_empty().then(|| NO_TABLES_YET.to_string()),
+            files,
+            sets,
+        };
+        super::json::print(&mut out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     writeln!(out, "directory: {}", dir.display())?;
     if files.is_empty() {
         writeln!(out, "{}", NO_TABLES_YET)?;
@@ -374,67 +492,52 @@ fn info(dir: &Path) -> Result<ExitCode> {
         "{:<36} {:<14} {:<22} {:>5} {:>5} {:>12} {:<15} {:>12}  checksum",
         "file", "game", "options", "holes", "layer", "entries", "encoding", "bytes"
     )?;
-    let mut groups: BTreeMap<TableId, (Vec<u32>, u64, u64)> = BTreeMap::new();
     for f in &files {
-        let name = f
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match &f.table {
-            Err(e) => writeln!(out, "{name:<36} ERROR: {e}")?,
-            Ok(t) => {
-                let h = t.header();
-                let mut status = match t.check_payload() {
-                    Ok(()) => "ok".to_string(),
-                    Err(e) => format!("BAD: {e}"),
-                };
-                if let Some(why) = name_disagrees(&name, h) {
-                    status.push_str(&format!("; NAME MISMATCH: {why}"));
+        let name = &f.file;
+        match (&f.table, &f.error) {
+            (Some(t), _) => {
+                let mut status = if t.checksum_ok { "ok" } else { "" }.to_string();
+                for p in &t.problems {
+                    if !status.is_empty() {
+                        status.push_str("; ");
+                    }
+                    status.push_str(p);
                 }
-                let opts = if h.id.options.is_empty() {
+                let opts = if t.options.is_empty() {
                     "-".to_string()
                 } else {
-                    h.id.options.join(",")
+                    t.options.join(",")
                 };
                 writeln!(
                     out,
                     "{name:<36} {:<14} {opts:<22} {:>5} {:>5} {:>12} {:<15} {:>12}  {status}",
-                    h.id.game,
-                    h.id.holes,
-                    h.layer,
-                    h.entries,
-                    h.encoding.to_string(),
-                    t.file_bytes()
+                    t.game, t.holes, t.layer, t.entries, t.encoding, t.bytes
                 )?;
-                let g = groups.entry(h.id.clone()).or_default();
-                g.0.push(h.layer);
-                g.1 += h.entries;
-                g.2 += t.file_bytes();
             }
+            (None, e) => writeln!(out, "{name:<36} ERROR: {}", e.as_deref().unwrap_or("?"))?,
         }
     }
     writeln!(out)?;
-    for (id, (mut layers, entries, bytes)) in groups {
-        layers.sort_unstable();
-        let complete = layers
-            .iter()
-            .enumerate()
-            .take_while(|&(i, &l)| i as u32 == l)
-            .count();
-        let cover = if complete == 0 {
-            "no layer 0".to_string()
-        } else {
-            format!("layers 0 to {}", complete - 1)
+    for set in &sets {
+        let id = TableId {
+            game: set.game.clone(),
+            options: set.options.clone(),
+            holes: set.holes,
         };
-        let extra = if complete < layers.len() {
-            format!(" (+{} beyond a gap)", layers.len() - complete)
+        let cover = match set.complete_to {
+            None => "no layer 0".to_string(),
+            Some(top) => format!("layers 0 to {top}"),
+        };
+        let run = set.complete_to.map_or(0, |t| t as usize + 1);
+        let extra = if run < set.layers.len() {
+            format!(" (+{} beyond a gap)", set.layers.len() - run)
         } else {
             String::new()
         };
         writeln!(
             out,
-            "{id}: {cover}{extra}, {entries} entries, {bytes} bytes"
+            "{id}: {cover}{extra}, {} entries, {} bytes",
+            set.entries, set.bytes
         )?;
     }
     Ok(ExitCode::SUCCESS)
@@ -468,6 +571,9 @@ fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
     Ok((v, id.holes as u8))
 }
 
+/// `tables verify`: checksums of every file, then every entry of every set re-derived from its
+/// children. The text report is written as the work goes (a long verify shows where it is); the
+/// JSON is one object at the end, from the same records.
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     let threads = engine::threads(a.threads)?;
     let dir = a.dir.dir();
@@ -478,18 +584,18 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let mut out = std::io::stdout().lock();
+    let mut stdout = std::io::stdout().lock();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if a.json { &mut sink } else { &mut stdout };
     let mut problems = 0u64;
     // Step 1. Every file: framing, structure, name and checksum. A bad file is reported and the
     // others are still checked; the layers each set has on disk are noted for step 2.
     let mut sets: BTreeMap<TableId, Vec<u32>> = BTreeMap::new();
     let mut ok = 0;
+    let mut bad_files = Vec::new();
+    let count = files.len();
     for f in &files {
-        let name = f
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = file_name(&f.path);
         let checked = f.table.as_ref().map_err(|e| e.to_string()).and_then(|t| {
             let h = t.header();
             if let Some(why) = name_disagrees(&name, h) {
@@ -507,26 +613,59 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
             Err(e) => {
                 problems += 1;
                 writeln!(out, "BAD {e}")?;
+                bad_files.push(e);
             }
         }
     }
-    writeln!(out, "checksums: {ok} of {} files ok", files.len())?;
+    writeln!(out, "checksums: {ok} of {count} files ok")?;
     drop(files);
     // Step 2. Every entry of every set, re-derived from its children, layer by layer from 0
     // while the layers are there and sound.
     let progress = a.progress || std::io::stderr().is_terminal();
+    let mut checked_sets = Vec::new();
     for (id, mut layers) in sets {
         layers.sort_unstable();
-        let (v, holes) = match variant_of(&id) {
-            Ok(x) => x,
+        let set = match variant_of(&id) {
+            Ok((v, holes)) => {
+                mancala::with_rules!(v, r => verify_set(&mut *out, &pool, &dir, r, holes, &layers, progress))?
+            }
             Err(e) => {
-                problems += 1;
                 writeln!(out, "{id}: cannot check: {e}")?;
-                continue;
+                super::json::VerifiedSet {
+                    game: id.game.clone(),
+                    options: id.options.clone(),
+                    holes: id.holes,
+                    layers_verified: 0,
+                    entries: 0,
+                    seconds: 0.0,
+                    problems: vec![format!("cannot check: {e}")],
+                    wrong: Vec::new(),
+                    wrong_count: 0,
+                    ok: false,
+                }
             }
         };
-        let n = mancala::with_rules!(v, r => verify_set(&mut out, &pool, &dir, r, holes, &layers, progress))?;
-        problems += n;
+        problems += set.problems.len() as u64 + set.wrong_count;
+        checked_sets.push(set);
+    }
+    let code = if problems > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    };
+    if a.json {
+        let v = super::json::TablesVerify {
+            head: super::json::ToolHead::new("tables verify"),
+            directory: dir.display().to_string(),
+            files: count,
+            checksums_ok: ok,
+            bad_files,
+            sets: checked_sets,
+            problems,
+            ok: problems == 0,
+        };
+        super::json::print(&mut stdout, &v)?;
+        return Ok(code);
     }
     if problems > 0 {
         writeln!(
@@ -534,29 +673,31 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
             "FAILED: {problems} problem{}",
             if problems == 1 { "" } else { "s" }
         )?;
-        return Ok(ExitCode::FAILURE);
+        return Ok(code);
     }
     writeln!(out, "all tables verified")?;
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 /// Verifies the layers `0, 1, …` of one game (`present`: the layers whose files passed step 1,
-/// sorted); returns the number of problems: wrong entries, and a missing or bad layer below
-/// others, which leaves those unverified.
+/// sorted), writing the text report to `out` as it goes; returns the set's record: its wrong
+/// entries, and a missing or bad layer below others, which leaves those unverified.
 fn verify_set<R: Rules>(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     pool: &rayon::ThreadPool,
     dir: &Path,
     rules: R,
     holes: u8,
     present: &[u32],
     progress: bool,
-) -> Result<u64> {
+) -> Result<super::json::VerifiedSet> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
     let top = present.last().copied().unwrap_or(0);
     let started = Instant::now();
-    let mut problems = 0;
+    let mut problems = Vec::new();
+    let mut wrong = Vec::new();
+    let mut wrong_count = 0;
     let mut entries = 0;
     let mut tables: Vec<Table> = Vec::new();
     for k in 0..=top {
@@ -567,11 +708,9 @@ fn verify_set<R: Rules>(
             .into());
         }
         if present.binary_search(&k).is_err() {
-            problems += 1;
-            writeln!(
-                out,
-                "{id}: layer {k} is missing or bad, so layers {k} to {top} are not verified"
-            )?;
+            let p = format!("layer {k} is missing or bad, so layers {k} to {top} are not verified");
+            writeln!(out, "{id}: {p}")?;
+            problems.push(p);
             break;
         }
         let path = dir.join(id.file_name(k));
@@ -584,15 +723,16 @@ fn verify_set<R: Rules>(
         match unsafe { Table::map_expecting(&path, expected) } {
             Ok(t) => tables.push(t),
             Err(e) => {
-                problems += 1;
-                writeln!(out, "{id}: {e}; layers {k} to {top} are not verified")?;
+                let p = format!("{e}; layers {k} to {top} are not verified");
+                writeln!(out, "{id}: {p}")?;
+                problems.push(p);
                 break;
             }
         }
         let v = pool.install(|| tables::verify_layer(&ix, &tables, k, progress));
         entries += v.entries;
         if v.wrong > 0 {
-            problems += v.wrong;
+            wrong_count += v.wrong;
             writeln!(
                 out,
                 "{id}: layer {k}: {} wrong entr{}",
@@ -600,14 +740,22 @@ fn verify_set<R: Rules>(
                 if v.wrong == 1 { "y" } else { "ies" }
             )?;
             for w in &v.examples {
-                let p = ix
-                    .position(k, w.index)
-                    .map_or("(no position)".to_string(), |p| p.to_string());
+                let p = ix.position(k, w.index).map(|p| p.to_string());
                 writeln!(
                     out,
-                    "  slot {} ({p}): stored {}, its children give {}",
-                    w.index, w.stored, w.derived
+                    "  slot {} ({}): stored {}, its children give {}",
+                    w.index,
+                    p.as_deref().unwrap_or("(no position)"),
+                    w.stored,
+                    w.derived
                 )?;
+                wrong.push(super::json::WrongEntry {
+                    layer: k,
+                    slot: w.index,
+                    position: p,
+                    stored: w.stored,
+                    derived: w.derived,
+                });
             }
         }
     }
@@ -617,14 +765,26 @@ fn verify_set<R: Rules>(
         ""
     };
     let verified = tables.len();
+    let ok = problems.is_empty() && wrong_count == 0;
+    let seconds = started.elapsed().as_secs_f64();
     if verified > 0 {
         writeln!(
             out,
-            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {:.3} s: {}{cyclic}",
+            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {seconds:.3} s: {}{cyclic}",
             verified - 1,
-            started.elapsed().as_secs_f64(),
-            if problems == 0 { "ok" } else { "WRONG" }
+            if ok { "ok" } else { "WRONG" }
         )?;
     }
-    Ok(problems)
+    Ok(super::json::VerifiedSet {
+        game: id.game.clone(),
+        options: id.options.clone(),
+        holes: id.holes,
+        layers_verified: verified as u32,
+        entries,
+        seconds,
+        problems,
+        wrong,
+        wrong_count,
+        ok,
+    })
 }

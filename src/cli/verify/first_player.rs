@@ -3,13 +3,13 @@
 use super::heatmap::heatmap_svg;
 use super::{note, Engine, OutFile, Solved};
 use super::{parse_range, parse_seconds, solve_limited, value_text, winner, EngineArgs};
+use crate::cli::json::SizeStatus;
 use crate::cli::report::moves_text;
 use crate::cli::{engine, json, parse_game, PositionArgs, RuleArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
 use mancala::Position;
-use serde_json::json;
 use solver::search::Oracle;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -97,6 +97,24 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         .map(|p| OutFile::new(p, "--plot"))
         .transpose()?;
     let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, a.tables.as_deref()))?;
+    // After Ctrl-C the finished sizes are still written, the others marked; the exit status
+    // says the run was interrupted (as `solve`'s does).
+    let interrupted = results.iter().any(|r| r.status == SizeStatus::Interrupted);
+    if interrupted {
+        let done = results
+            .iter()
+            .filter(|r| r.status != SizeStatus::Interrupted && r.status != SizeStatus::NotRun)
+            .count();
+        eprintln!(
+            "interrupted: {done} of {} sizes finished; the others are marked unfinished",
+            results.len()
+        );
+    }
+    let code = if interrupted {
+        ExitCode::from(crate::cli::solve::EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    };
 
     let game = v.describe();
     if let Some(f) = &csv {
@@ -110,26 +128,30 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if a.json {
-        let rows: Vec<_> = results
+        let results = results
             .iter()
-            .map(|r| {
-                json!({
-                    "holes": r.holes, "seeds": r.seeds, "value": r.value, "winner": json::winner(r.value),
-                    "best": r.best, "nodes": r.nodes, "seconds": r.seconds,
-                })
+            .map(|r| json::FirstPlayerSize {
+                holes: r.holes,
+                seeds: r.seeds,
+                status: r.status,
+                value: r.value,
+                winner: json::Winner::of_known(r.value),
+                best: r.best.clone(),
+                nodes: r.nodes,
+                seconds: r.seconds,
             })
             .collect();
-        let v = json::about_game(
-            "verify first-player",
-            kind.name(),
-            v.option_names(),
-            json!({ "time_limit": a.time_limit, "results": rows }),
-        );
-        writeln!(out, "{v}")?;
-        return Ok(ExitCode::SUCCESS);
+        let v = json::FirstPlayer {
+            head: json::Head::game("verify first-player", kind.name(), v.option_names()),
+            time_limit: a.time_limit,
+            complete: !interrupted,
+            results,
+        };
+        json::print(&mut out, &v)?;
+        return Ok(code);
     }
     out.write_all(first_player_table(&game, &results, a.time_limit).as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 /// Solves the start of every size, opening the endgame tables once per board width.
@@ -162,7 +184,30 @@ fn survey<R: Rules>(
             .as_ref()
             .and_then(|t| t.1.as_ref())
             .map(|t| t as &dyn Oracle<Position<R>>);
-        let mut r = solve_limited(&p, engine, oracle)?;
+        let mut r = match solve_limited(&p, engine, oracle) {
+            Ok(r) => r,
+            // Ctrl-C: this size and the ones after it are unfinished; the finished ones stay.
+            Err(e) if e.downcast_ref::<engine::Interrupted>().is_some() => {
+                let first = out.len();
+                for (i, &(h2, s2)) in sizes.iter().enumerate().skip(first) {
+                    out.push(Solved {
+                        holes: h2,
+                        seeds: s2,
+                        value: None,
+                        status: if i == first {
+                            SizeStatus::Interrupted
+                        } else {
+                            SizeStatus::NotRun
+                        },
+                        best: Vec::new(),
+                        nodes: 0,
+                        seconds: 0.0,
+                    });
+                }
+                return Ok(out);
+            }
+            Err(e) => return Err(e),
+        };
         r.seeds = s;
         note(&format!(
             "{} {h}x{s}: {} ({:.1} s)",
@@ -197,6 +242,15 @@ fn first_player_table(game: &str, results: &[Solved], limit: Option<f64>) -> Str
             let _ = writeln!(s, "no time limit.");
         }
     }
+    if results
+        .iter()
+        .any(|r| matches!(r.status, SizeStatus::Interrupted | SizeStatus::NotRun))
+    {
+        let _ = writeln!(
+            s,
+            "? = unfinished: the run was interrupted (interrupted: during this size; not run: before it)."
+        );
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
@@ -212,16 +266,15 @@ fn first_player_table(game: &str, results: &[Solved], limit: Option<f64>) -> Str
         } else {
             "-".into()
         };
+        let (value, who) = match r.status {
+            SizeStatus::Interrupted => ("?".to_string(), "interrupted"),
+            SizeStatus::NotRun => ("?".to_string(), "not run"),
+            _ => (value_text(r.value), winner(r.value)),
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {:.3} |",
-            r.holes,
-            r.seeds,
-            value_text(r.value),
-            winner(r.value),
-            best,
-            r.nodes,
-            r.seconds
+            "| {} | {} | {value} | {who} | {} | {} | {:.3} |",
+            r.holes, r.seeds, best, r.nodes, r.seconds
         );
     }
     // A holes × seeds grid of values when the survey spans more than one of each.
@@ -257,18 +310,30 @@ fn first_player_table(game: &str, results: &[Solved], limit: Option<f64>) -> Str
 }
 
 fn csv_text(game: &str, results: &[Solved]) -> String {
-    let mut s = String::from("game,holes,seeds,value,winner,best,nodes,seconds\n");
+    let mut s = String::from("game,holes,seeds,value,winner,best,nodes,seconds,status\n");
     for r in results {
         s.push_str(&format!(
-            "{game},{},{},{},{},{},{},{:.3}\n",
+            "{game},{},{},{},{},{},{},{:.3},{}\n",
             r.holes,
             r.seeds,
             r.value.map_or(String::new(), |v| v.to_string()),
             winner(r.value),
             moves_text(&r.best, " "),
             r.nodes,
-            r.seconds
+            r.seconds,
+            status_word(r.status)
         ));
     }
     s
+}
+
+/// A size's status in the CSV: the JSON's word for it.
+fn status_word(s: SizeStatus) -> &'static str {
+    match s {
+        SizeStatus::Solved => "solved",
+        SizeStatus::TimeLimit => "time-limit",
+        SizeStatus::Interrupted => "interrupted",
+        SizeStatus::NotRun => "not-run",
+        SizeStatus::Unsolvable => "unsolvable",
+    }
 }

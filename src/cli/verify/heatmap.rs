@@ -1,6 +1,7 @@
 //! The SVG heatmap of `verify first-player --plot`.
 
 use super::Solved;
+use crate::cli::json::SizeStatus;
 use anyhow::{anyhow, Result};
 
 /// An SVG heatmap of the first player's margin: seeds per hole across, holes per row down.
@@ -54,11 +55,17 @@ pub(super) fn heatmap_svg(game: &str, results: &[Solved], limit: Option<f64>) ->
             font(17.0).pos(centre),
         ))
         .map_err(err)?;
-        let sub = match limit {
-            Some(l) => {
+        // An interrupted run keeps its finished sizes; the grey ones are then not all time-outs.
+        let stopped = results
+            .iter()
+            .any(|r| matches!(r.status, SizeStatus::Interrupted | SizeStatus::NotRun));
+        let sub = match (limit, stopped) {
+            (_, true) => "start positions, perfect play; grey = unknown (the run was interrupted)"
+                .to_string(),
+            (Some(l), false) => {
                 format!("start positions, perfect play; grey = unknown (not solved within {l} s)")
             }
-            None => "start positions, perfect play".to_string(),
+            (None, false) => "start positions, perfect play".to_string(),
         };
         area.draw(&Text::new(sub, (w as i32 / 2, 44), font(12.0).pos(centre)))
             .map_err(err)?;

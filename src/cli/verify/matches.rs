@@ -9,6 +9,7 @@
 //! unknown; nothing is guessed.
 
 use super::{engine, note, parse_range, parse_seconds, EngineArgs};
+use crate::cli::json;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
@@ -47,6 +48,9 @@ pub(super) struct MatchArgs {
     max_rounds: usize,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Print one JSON object (docs/json.md) instead of the record.
+    #[arg(long)]
+    json: bool,
 }
 
 /// One round of the record.
@@ -91,6 +95,7 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
     let threads = engine::threads(a.engine.threads)?;
     let hash = engine::hash_bytes(a.engine.hash_mb)?;
     let mut out = std::io::stdout().lock();
+    let mut sizes = Vec::new();
     for holes in h0..=h1 {
         let holes = holes as u8;
         let (smin, smax) = kind.seeds_range(holes);
@@ -106,6 +111,10 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
             let seeds = seeds as u8;
             note(&format!("{} {holes}x{seeds} ...", kind.name()));
             let (rounds, outcome) = play_match(a, rules, options, holes, seeds, threads, hash)?;
+            if a.json {
+                sizes.push(size_json(holes, seeds, &rounds, &outcome));
+                continue;
+            }
             writeln!(out, "{} {holes}x{seeds}:", kind.name())?;
             for (i, r) in rounds.iter().enumerate() {
                 writeln!(
@@ -136,7 +145,55 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
             writeln!(out, "  result: {verdict}")?;
         }
     }
+    if a.json {
+        let v = json::VerifyMatch {
+            head: json::Head::rules("verify match", &rules),
+            round_limit: a.round_limit,
+            max_rounds: a.max_rounds,
+            sizes,
+        };
+        json::print(&mut out, &v)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One size's record as JSON.
+fn size_json(holes: u8, seeds: u8, rounds: &[RoundRecord], outcome: &Outcome) -> json::MatchSize {
+    let (result, winner, note) = match outcome {
+        Outcome::Won(w) => (
+            json::MatchResult::Decided,
+            json::Winner::of_result(Some(Some(*w))),
+            None,
+        ),
+        Outcome::Drawn => (
+            json::MatchResult::Decided,
+            json::Winner::of_result(Some(None)),
+            None,
+        ),
+        Outcome::Repeats(k) => (
+            json::MatchResult::Repeats,
+            None,
+            Some(format!("round {k} starts as an earlier round")),
+        ),
+        Outcome::Unknown(why) => (json::MatchResult::Unknown, None, Some(why.clone())),
+    };
+    json::MatchSize {
+        holes,
+        seeds,
+        rounds: rounds
+            .iter()
+            .map(|r| json::PerfectRound {
+                starter: r.starter.into(),
+                start: r.start.clone(),
+                value: r.value,
+                end: r.end,
+                moves: r.moves,
+            })
+            .collect(),
+        result,
+        winner,
+        note,
+    }
 }
 
 /// The round-perfect match on one size.

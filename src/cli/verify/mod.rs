@@ -24,6 +24,7 @@ mod opening;
 mod published;
 
 use super::engine;
+use super::json::SizeStatus;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, Subcommand};
 use mancala::rules::Rules;
@@ -133,6 +134,8 @@ struct Solved {
     seeds: u8,
     /// Final South minus North; `None` when the time limit cut the search off.
     value: Option<i32>,
+    /// Solved, or why not.
+    status: SizeStatus,
     best: Vec<u8>,
     nodes: u64,
     seconds: f64,
@@ -173,6 +176,7 @@ fn solve_limited<R: Rules>(
         holes,
         seeds,
         value: None,
+        status: SizeStatus::TimeLimit,
         best: Vec::new(),
         nodes,
         seconds,
@@ -180,6 +184,7 @@ fn solve_limited<R: Rules>(
     match result {
         Ok(r) => Ok(Solved {
             value: Some(p.final_value(r.value)),
+            status: SizeStatus::Solved,
             best: r.best.iter().map(|m| m.0).collect(),
             nodes: r.nodes,
             ..unknown
@@ -191,7 +196,10 @@ fn solve_limited<R: Rules>(
                 "warning: {} {holes}x{seeds}: cannot be solved here ({e}); reported as unknown",
                 R::KIND.name()
             );
-            Ok(unknown)
+            Ok(Solved {
+                status: SizeStatus::Unsolvable,
+                ..unknown
+            })
         }
     }
 }

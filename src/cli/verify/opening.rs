@@ -9,7 +9,6 @@ use clap::Args;
 use mancala::board::Move;
 use mancala::opening::{self, Count};
 use mancala::rules::Rules;
-use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -32,14 +31,6 @@ pub(super) struct OpeningArgs {
     /// beyond 2^64 - 1 are decimal strings; count and total are null when the search stopped.
     #[arg(long)]
     json: bool,
-}
-
-/// A count as JSON: a number when it fits in a u64, else its exact decimal string.
-fn count_json(c: &Count) -> serde_json::Value {
-    match c.to_u64() {
-        Some(v) => json!(v),
-        None => json!(c.to_string()),
-    }
 }
 
 pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
@@ -70,37 +61,28 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     if a.json {
-        let exact = |c: &Count| {
-            if r.complete {
-                count_json(c)
-            } else {
-                serde_json::Value::Null
-            }
+        let exact = |c: &Count| r.complete.then(|| c.into());
+        let bound = |c: &Count| (!r.complete).then(|| c.into());
+        let v = json::Opening {
+            head: json::PositionHead::of("verify opening", &p),
+            total_seeds: r.total_seeds,
+            complete: r.complete,
+            winning: r.winning,
+            count: exact(&r.count),
+            total: exact(&r.total),
+            count_at_least: bound(&r.count),
+            total_at_least: bound(&r.total),
+            shortest: r.shortest.as_deref().map(mv),
+            best_turn: mv(&r.best),
+            max_store: r.max_store,
+            nodes: r.nodes,
+            edges: r.edges,
+            seconds: r.seconds,
+            value: full.as_ref().map(|f| f.value),
+            winner: full.as_ref().map(|f| json::Winner::of_known(f.value)),
+            value_seconds: full.as_ref().map(|f| f.seconds),
         };
-        let mut v = json!({
-            "total_seeds": r.total_seeds,
-            "complete": r.complete,
-            "winning": r.winning,
-            "count": exact(&r.count),
-            "total": exact(&r.total),
-            "shortest": r.shortest.as_deref().map(mv),
-            "best_turn": mv(&r.best),
-            "max_store": r.max_store,
-            "nodes": r.nodes,
-            "edges": r.edges,
-            "seconds": r.seconds,
-        });
-        if !r.complete {
-            v["count_at_least"] = count_json(&r.count);
-            v["total_at_least"] = count_json(&r.total);
-        }
-        if let Some(f) = &full {
-            v["value"] = json!(f.value);
-            v["winner"] = json::winner(f.value);
-            v["value_seconds"] = json!(f.seconds);
-        }
-        let v = json::about_position("verify opening", &p, v);
-        writeln!(out, "{v}")?;
+        json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut game = R::KIND.name().to_string();

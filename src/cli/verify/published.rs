@@ -1,14 +1,23 @@
 //! `verify published`: REFERENCE.md's Kalah values, row by row.
+//!
+//! Several rows cite the same board (Kalah(6,4) with each capture rule is in both of
+//! REFERENCE.md's tables, once per source), so the rows are first reduced to their distinct
+//! boards, keyed by game, options, holes and seeds ([`Board`]); each board is solved once and
+//! every row citing it is checked against that one result.
 
 use super::{note, parse_seconds, solve_limited, value_text, Engine, EngineArgs, Solved};
 use crate::cli::report::moves_text;
+use crate::cli::{engine, json};
 use anyhow::Result;
 use clap::Args;
-use mancala::reference_values::{self, ReferenceRow};
-use mancala::rules::Kalah;
+use mancala::endgame::MancalaIndexer;
+use mancala::reference_values::{self, Expected, ReferenceRow};
+use mancala::rules::{Kalah, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use solver::search::Oracle;
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -19,6 +28,33 @@ pub(super) struct PublishedArgs {
     time_limit: Option<f64>,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Probe the endgame tables in DIR (built by `mancala tables build kalah ...`) at every
+    /// node; without DIR, the default table directory (write `--tables=DIR` then). Boards
+    /// without tables are solved without them.
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    tables: Option<Option<PathBuf>>,
+    /// Print one JSON object (docs/json.md) instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A distinct board of the reference table: what a solve depends on. The game is Kalah with
+/// the default end rule throughout, so the capture rule is its only option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Board {
+    holes: u8,
+    seeds: u8,
+    empty_capture: bool,
+}
+
+impl Board {
+    fn of(row: &ReferenceRow) -> Self {
+        Self {
+            holes: row.holes,
+            seeds: row.seeds,
+            empty_capture: row.empty_capture,
+        }
+    }
 }
 
 /// The outcome of one distinct board of the reference table.
@@ -30,31 +66,70 @@ enum Attempt {
     NotTried(u8),
 }
 
+/// The distinct boards of `rows`, cheapest first (so a time-out can skip the larger boards of
+/// its rule and width).
+fn distinct_boards(rows: &[ReferenceRow]) -> Vec<Board> {
+    let mut boards: Vec<Board> = rows.iter().map(Board::of).collect();
+    boards.sort_by_key(|b| (b.holes as u32 * b.seeds as u32, *b));
+    boards.dedup();
+    boards
+}
+
 pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
     let limit = a.time_limit.unwrap_or(60.0);
     let engine = Engine::new(&a.engine, Some(limit))?;
     let rows = reference_values::KALAH;
-    // Distinct boards, cheapest first.
-    let mut boards: Vec<(u8, u8, bool)> = rows
-        .iter()
-        .map(|r| (r.holes, r.seeds, r.empty_capture))
-        .collect();
-    boards.sort_by_key(|&(h, s, ec)| (h as u32 * s as u32, h, s, ec));
-    boards.dedup();
-    let mut attempts: Vec<((u8, u8, bool), Attempt)> = Vec::new();
-    for &(h, s, ec) in &boards {
-        let cut = attempts.iter().find_map(|((h2, s2, ec2), at)| match at {
-            Attempt::TimedOut(_) if *h2 == h && *ec2 == ec && *s2 < s => Some(*s2),
+    let dir = a
+        .tables
+        .as_ref()
+        .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
+    // The tables of each (capture rule, holes), opened once; `None`: none usable there.
+    type Tb = ::tables::Tablebase<MancalaIndexer<Kalah>>;
+    let mut opened: Vec<((bool, u8), Option<Tb>)> = Vec::new();
+    let mut attempts: Vec<(Board, Attempt)> = Vec::new();
+    for b in distinct_boards(rows) {
+        let cut = attempts.iter().find_map(|(b2, at)| match at {
+            Attempt::TimedOut(_)
+                if b2.holes == b.holes
+                    && b2.empty_capture == b.empty_capture
+                    && b2.seeds < b.seeds =>
+            {
+                Some(b2.seeds)
+            }
             _ => None,
         });
         let at = match cut {
             Some(s2) => Attempt::NotTried(s2),
             None => {
-                let p = Position::start(kalah(ec), h, s)?;
-                let r = solve_limited(&p, &engine, None)?;
+                let p = Position::start(kalah(b.empty_capture), b.holes, b.seeds)?;
+                let key = (b.empty_capture, b.holes);
+                if let Some(d) = &dir {
+                    if !opened.iter().any(|(k, _)| *k == key) {
+                        let t = match engine::tables_for_search(d, &p) {
+                            Ok(t) => Some(t),
+                            Err(e) => {
+                                eprintln!(
+                                    "warning: no usable endgame tables for Kalah {} on {} holes ({e:#}); solving without them",
+                                    rule_name(b.empty_capture),
+                                    b.holes
+                                );
+                                None
+                            }
+                        };
+                        opened.push((key, t));
+                    }
+                }
+                let oracle = opened
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .and_then(|(_, t)| t.as_ref())
+                    .map(|t| t as &dyn Oracle<Position<Kalah>>);
+                let r = solve_limited(&p, &engine, oracle)?;
                 note(&format!(
-                    "Kalah({h},{s}) {}: {} ({:.1} s)",
-                    rule_name(ec),
+                    "Kalah({},{}) {}: {} ({:.1} s)",
+                    b.holes,
+                    b.seeds,
+                    rule_name(b.empty_capture),
                     value_text(r.value),
                     r.seconds
                 ));
@@ -64,75 +139,80 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
                 }
             }
         };
-        attempts.push(((h, s, ec), at));
+        attempts.push((b, at));
     }
+    let solved = attempts
+        .iter()
+        .filter(|(_, at)| !matches!(at, Attempt::NotTried(_)))
+        .count();
+    let checked: Vec<json::PublishedRow> = rows
+        .iter()
+        .map(|row| {
+            let at = attempts
+                .iter()
+                .find(|(b, _)| *b == Board::of(row))
+                .map(|(_, at)| at);
+            check_row(row, at, limit)
+        })
+        .collect();
+    let count = |r: json::RowResult| checked.iter().filter(|c| c.result == r).count();
+    let (agree, disagree, skipped) = (
+        count(json::RowResult::Agree),
+        count(json::RowResult::Disagree),
+        count(json::RowResult::Skipped),
+    );
+    let code = if disagree > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    };
     let mut out = std::io::stdout().lock();
-    writeln!(out, "Published Kalah values (REFERENCE.md) against this solver; default end rule; time limit {limit} s per board.")?;
+    if a.json {
+        let v = json::Published {
+            head: json::Head::game("verify published", "kalah", Vec::new()),
+            time_limit: limit,
+            tables: dir.is_some(),
+            boards_solved: solved,
+            rows: checked,
+            agree,
+            disagree,
+            skipped,
+        };
+        json::print(&mut out, &v)?;
+        return Ok(code);
+    }
+    writeln!(out, "Published Kalah values (REFERENCE.md) against this solver; default end rule; time limit {limit} s per board; {solved} distinct boards tried.")?;
     writeln!(out)?;
     writeln!(out, "| board | rule | published | best (published) | computed | best (computed) | seconds | result | source |")?;
     writeln!(out, "|:------|:-----|----------:|:-----------------|---------:|:----------------|--------:|:-------|:-------|")?;
-    let (mut agree, mut disagree, mut skipped) = (0, 0, 0);
-    for row in rows {
-        let at = &attempts
-            .iter()
-            .find(|(k, _)| *k == (row.holes, row.seeds, row.empty_capture))
-            .expect("every board attempted")
-            .1;
-        let (computed, best, secs, verdict) = match at {
-            Attempt::Solved(r) => {
-                let v = r.value.expect("solved");
-                let ok = row_agrees(row, v, &r.best);
-                if ok {
-                    agree += 1;
-                } else {
-                    disagree += 1;
-                }
-                (
-                    format!("{v:+}"),
-                    moves_text(&r.best, ", "),
-                    format!("{:.2}", r.seconds),
-                    if ok { "agree" } else { "DISAGREE" }.to_string(),
-                )
-            }
-            Attempt::TimedOut(t) => {
-                skipped += 1;
-                (
-                    "-".into(),
-                    "-".into(),
-                    format!("{t:.0}"),
-                    format!("skipped (not solved within {limit} s)"),
-                )
-            }
-            Attempt::NotTried(s2) => {
-                skipped += 1;
-                (
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    format!(
-                        "skipped (Kalah({},{s2}) already exceeded {limit} s)",
-                        row.holes
-                    ),
-                )
+    for (row, c) in rows.iter().zip(&checked) {
+        let dash = |t: String| if t.is_empty() { "-".to_string() } else { t };
+        let verdict = match (c.result, &c.skipped_because) {
+            (json::RowResult::Agree, _) => "agree".to_string(),
+            (json::RowResult::Disagree, _) => "DISAGREE".to_string(),
+            (json::RowResult::Skipped, why) => {
+                format!("skipped ({})", why.as_deref().unwrap_or("not solved"))
             }
         };
-        let pub_best = if row.best.is_empty() {
-            "-".to_string()
-        } else {
-            moves_text(row.best, ", ")
+        let secs = match (c.result, c.seconds) {
+            (json::RowResult::Skipped, Some(t)) => format!("{t:.0}"),
+            (_, Some(t)) => format!("{t:.2}"),
+            (_, None) => "-".to_string(),
         };
         writeln!(
             out,
-            "| Kalah({},{}) | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| Kalah({},{}) | {} | {} | {} | {} | {} | {secs} | {verdict} | {} |",
             row.holes,
             row.seeds,
             rule_name(row.empty_capture),
             row.value,
-            pub_best,
-            computed,
-            best,
-            secs,
-            verdict,
+            dash(moves_text(row.best, ", ")),
+            c.value.map_or("-".to_string(), |v| format!("{v:+}")),
+            if c.value.is_some() {
+                moves_text(&c.best, ", ")
+            } else {
+                "-".to_string()
+            },
             row.source
         )?;
     }
@@ -142,11 +222,58 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
         "{agree} agree, {disagree} disagree, {skipped} skipped (of {} rows).",
         rows.len()
     )?;
-    Ok(if disagree > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(code)
+}
+
+/// One row against its board's attempt (`None` cannot happen: every board is attempted).
+fn check_row(row: &ReferenceRow, at: Option<&Attempt>, limit: f64) -> json::PublishedRow {
+    let (published, published_exact) = match row.value {
+        Expected::Exact(v) => (v, true),
+        Expected::AtLeast(v) => (v, false),
+    };
+    let mut c = json::PublishedRow {
+        holes: row.holes,
+        seeds: row.seeds,
+        options: kalah(row.empty_capture).option_names(),
+        published,
+        published_exact,
+        published_best: row.best.to_vec(),
+        source: row.source,
+        result: json::RowResult::Skipped,
+        value: None,
+        winner: None,
+        best: Vec::new(),
+        nodes: None,
+        seconds: None,
+        skipped_because: None,
+    };
+    match at {
+        Some(Attempt::Solved(r)) => {
+            let v = r.value.unwrap_or_default();
+            c.result = if row_agrees(row, v, &r.best) {
+                json::RowResult::Agree
+            } else {
+                json::RowResult::Disagree
+            };
+            c.value = Some(v);
+            c.winner = Some(json::Winner::of(v));
+            c.best = r.best.clone();
+            c.nodes = Some(r.nodes);
+            c.seconds = Some(r.seconds);
+        }
+        Some(Attempt::TimedOut(t)) => {
+            c.seconds = Some(*t);
+            c.skipped_because = Some(format!("not solved within {limit} s"));
+        }
+        Some(Attempt::NotTried(s2)) => {
+            c.skipped_because = Some(format!(
+                "Kalah({},{s2}) already exceeded {limit} s",
+                row.holes
+            ));
+        }
+        None => c.skipped_because = Some("not tried".to_string()),
+    }
+    c
 }
 
 /// `standard` or `empty-capture`: the label of a Kalah capture rule.
@@ -165,4 +292,34 @@ fn kalah(empty_capture: bool) -> Kalah {
 /// Whether a computed value (and best moves, when the row lists them) agrees with a row.
 fn row_agrees(row: &ReferenceRow, value: i32, best: &[u8]) -> bool {
     row.value.agrees(value) && (row.best.is_empty() || row.best == best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference table cites Kalah(6,4) twice per capture rule (once per source); it is
+    /// one board each, solved once.
+    #[test]
+    fn each_board_once() {
+        let rows = reference_values::KALAH;
+        let boards = distinct_boards(rows);
+        let k64 = |ec| {
+            let b = Board {
+                holes: 6,
+                seeds: 4,
+                empty_capture: ec,
+            };
+            (
+                rows.iter().filter(|r| Board::of(r) == b).count(),
+                boards.iter().filter(|&&x| x == b).count(),
+            )
+        };
+        assert_eq!(k64(true), (2, 1));
+        assert_eq!(k64(false), (2, 1));
+        assert!(boards.len() < rows.len());
+        for r in rows {
+            assert_eq!(boards.iter().filter(|&&b| b == Board::of(r)).count(), 1);
+        }
+    }
 }
