@@ -317,6 +317,18 @@ impl<R: Rules> Match<R> {
         self.advance()
     }
 
+    /// Ends the current round by the players' agreement, where its play would repeat for ever
+    /// (docs/rules.md §2.10, interactive play): the stores stand, the seeds on the board leave the
+    /// match unclaimed, and the next round is set up from the stores as after any round.
+    pub fn end_round_by_agreement(&mut self) -> Result<(), MatchError> {
+        if self.result.is_some() {
+            return Err(MatchError::Over);
+        }
+        let round = self.rounds.last_mut().expect("a match has a round");
+        round.now = abandoned(&round.now).map_err(MatchError::Position)?;
+        self.advance()
+    }
+
     /// The rounds so far, the current one last.
     pub fn rounds(&self) -> &[Round<R>] {
         &self.rounds
@@ -331,4 +343,14 @@ impl<R: Rules> Match<R> {
     pub fn result(&self) -> Option<Option<Side>> {
         self.result
     }
+}
+
+/// `p` ended where it stands (docs/rules.md §2.10): the stores kept, every pit emptied (the seeds
+/// belong to nobody), the pit statuses as they were, no side to move.
+pub fn abandoned<R: Rules>(p: &Position<R>) -> Result<Position<R>, PositionError> {
+    let mut round = p.round_setup();
+    round.setup.south.iter_mut().for_each(|c| *c = 0);
+    round.setup.north.iter_mut().for_each(|c| *c = 0);
+    round.setup.to_move = None;
+    Position::from_round_setup(*p.rules(), &round)
 }
