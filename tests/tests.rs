@@ -9,6 +9,7 @@ mod cli_moves;
 mod examples;
 mod fuzz;
 mod hardening;
+mod interactive;
 mod json_format;
 mod matches;
 mod props;
