@@ -51,7 +51,8 @@ struct Played {
     mv: u8,
     /// The value the engine announced, for its moves.
     engine: Option<i32>,
-    /// The position after the move (in a match: before any next round's setup).
+    /// The position right after the move (in a match: in its round, before any next round's
+    /// setup).
     after: String,
 }
 
@@ -544,6 +545,9 @@ fn check_match(game: &[&str], human: &[u8]) {
             r["score"][1]
         );
         assert_eq!(*line, want);
+        // A round's last move shows the round's end, before the next round's setup.
+        let ended = format!(": {}\n", r["end"].as_str().unwrap());
+        assert!(out.contains(&ended), "{ended}\n{out}");
         // The round's end and the next round's setup were announced as they happened.
         let [s, n] = [&r["score"][0], &r["score"][1]];
         assert!(
@@ -583,4 +587,189 @@ fn a_dakon_match_played_interactively_to_its_end() {
     let rules = Dakon::default();
     let human = plan_match(rules, 4, 2, |l| *l.last().unwrap(), 400).expect("a match that ends");
     check_match(&["dakon", "--holes", "4", "--seeds", "2"], &human);
+}
+
+/// `mancala ARGS` on a pseudo-terminal (stdin, stdout and stderr all on it), as at a terminal.
+fn on_terminal(args: &[&str]) -> rexpect::session::PtySession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mancala"));
+    cmd.args(args).env("TERM", "xterm");
+    rexpect::session::spawn_command(cmd, Some(30_000)).expect("a pseudo-terminal")
+}
+
+/// The exit status of the session's process, as `Exited(pid, code)` prints.
+fn exit_status(p: &rexpect::session::PtySession) -> String {
+    format!("{:?}", p.process().wait().unwrap())
+}
+
+#[test]
+fn on_a_terminal_the_prompt_shows_and_a_move_and_quit_work() {
+    let game = ["kalah", "--holes", "3", "--seeds", "2"];
+    let mut p = on_terminal(&interactive_args(&game, &[]));
+    p.exp_string("Type a move (1-3) or help.").unwrap();
+    p.exp_string("South (you)> ").unwrap();
+    p.send_line("1").unwrap();
+    p.exp_string("South plays 1: 0,3,3/2,2,2/0,0/N").unwrap();
+    p.exp_string("North plays 2 (engine, value -8)").unwrap();
+    p.exp_string("North plays 1 (engine, value -8): 0,3,3/0,1,4/0,1/S")
+        .unwrap();
+    p.exp_string("South (you)> ").unwrap();
+    // An unknown command and then `undo` work at the prompt too.
+    p.send_line("nonsense").unwrap();
+    p.exp_string("unknown command 'nonsense'").unwrap();
+    p.exp_string("South (you)> ").unwrap();
+    p.send_line("undo").unwrap();
+    p.exp_string("undone: 3 moves taken back: 2,2,2/2,2,2/0,0/S")
+        .unwrap();
+    p.exp_string("South (you)> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+    assert!(exit_status(&p).ends_with(", 0)"), "{}", exit_status(&p));
+}
+
+#[test]
+fn on_a_terminal_ctrl_c_abandons_the_engine_move_and_twice_leaves() {
+    // The engine opens Kalah(6,6), a search of many minutes: Ctrl-C brings the prompt back
+    // with the game as it was.
+    let game = ["kalah", "--holes", "6", "--seeds", "6"];
+    let mut p = on_terminal(&interactive_args(
+        &game,
+        &["--engine", "S", "--hash-mb", "16"],
+    ));
+    p.exp_string("South is thinking").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string("the engine's move was abandoned (Ctrl-C)")
+        .unwrap();
+    p.exp_string("position: 6,6,6,6,6,6/6,6,6,6,6,6/0,0/S")
+        .unwrap();
+    p.exp_string("South (engine)> ").unwrap();
+    // The game goes on: a move typed for the engine's side is played, and the engine (which
+    // waits after an interrupt) is not thinking: `moves` answers at once.
+    p.send_line("moves").unwrap();
+    p.exp_string("South to move, 6 legal moves:").unwrap();
+    p.exp_string("South (engine)> ").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string("(Ctrl-C again, or quit, leaves)").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string("interrupted: leaving").unwrap();
+    p.exp_eof().unwrap();
+    assert!(exit_status(&p).ends_with(", 130)"), "{}", exit_status(&p));
+}
+
+#[test]
+fn a_repeating_game_can_be_ended_by_agreement() {
+    // docs/rules.md W3: fourteen moves bring the first position back; ending it by agreement
+    // keeps the stores, 29-25.
+    let w3 = "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S";
+    let args = [
+        "play",
+        "walak-pussa",
+        "--position",
+        w3,
+        "--interactive",
+        "--engine",
+        "none",
+    ];
+    let cycle = "6 6 7 7 1 1 2 2 3 3 4 4 5 5";
+    let input = format!(
+        "6\nend\n{}\nend\nhistory\n",
+        cycle.split(' ').skip(1).collect::<Vec<_>>().join("\n")
+    );
+    let (out, err) = session_ok(&args, &input);
+    assert!(
+        err.contains("end: only a position that occurred before in this round"),
+        "{err}"
+    );
+    assert_eq!(plays(&out).last().unwrap().after, w3);
+    assert!(
+        out.contains("this position occurred before in this round"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game over: South 29, North 25: South wins by 4"),
+        "{out}"
+    );
+    assert_eq!(
+        line_after(&out, "history: "),
+        "S6 N6 S7 N7 S1 N1 S2 N2 S3 N3 S4 N4 S5 N5 (then ended by agreement)"
+    );
+    // After it, moves are refused: the game is over, at the position §2.10 gives.
+    let (_, err) = session_ok(&args, &(input + "1\n"));
+    assert!(
+        err.contains("the game is already over in 0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,25/-"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_engine_waits_when_the_match_would_never_end() {
+    // San-Yao 2x3 under round-perfect play: round 3 starts as round 1 did (docs/survey/matches.md).
+    let args = [
+        "match",
+        "san-yao",
+        "--holes",
+        "2",
+        "--seeds",
+        "3",
+        "--interactive",
+        "--engine",
+        "both",
+        "--threads",
+        "1",
+    ];
+    let (out, err) = session_ok(&args, "");
+    assert!(
+        out.contains("round 1 over: South 5, North 7: North wins by 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("round 2: North starts at 3,3/3,3/0,0/N"),
+        "{out}"
+    );
+    assert!(
+        out.contains("round 2 over: South 7, North 5: South wins by 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("round 3: South starts at 3,3/3,3/0,0/S"),
+        "{out}"
+    );
+    assert!(
+        out.contains("with first-best play the match never ends"),
+        "{out}"
+    );
+    assert!(!out.contains("round 3 over"), "{out}");
+    assert!(
+        err.contains("end of input: leaving the match unfinished at 3,3/3,3/0,0/S"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_signal_while_waiting_for_input_leaves_with_130() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(interactive_args(&K43, &[]))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The greeting is printed once the handler is installed.
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("Kalah on 4 holes"), "{first}");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The game is not killed by the signal: the next line is read, and then it leaves.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.stdin.take().unwrap().write_all(b"1\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("interrupted: leaving"));
+    assert!(plays(&String::from_utf8(o.stdout).unwrap()).is_empty());
 }

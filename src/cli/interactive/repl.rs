@@ -34,6 +34,16 @@ commands:
 values are final South-minus-North scores (in a match: of the round, stores included);
 Ctrl-C while the engine thinks abandons its move and brings back the prompt";
 
+/// Whether the line of play has been where it is now.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Repeat {
+    No,
+    /// The position occurred before in this round.
+    InRound,
+    /// This round starts as an earlier one did, with the same starter.
+    Rounds,
+}
+
 /// The play state: the session now, the line that led to it, what undo took.
 struct State<S: Session> {
     now: S,
@@ -56,12 +66,22 @@ impl<S: Session> State<S> {
             .is_some_and(|side| !self.sides.plays(side))
     }
 
-    /// Whether the position in play occurred before in this round of the line.
-    fn repeats(&self) -> bool {
-        let (p, label) = (self.now.position(), self.now.label());
-        self.past.iter().any(|s| {
-            s.position() == p && s.label() == label && s.round_start() == self.now.round_start()
-        })
+    /// Whether the line has been here before: within this round (play can circle for ever), or
+    /// at the start of an earlier round with the same starter (the match can).
+    fn repeats(&self) -> Repeat {
+        let now = &self.now;
+        let (p, label) = (now.position(), now.label());
+        let same = |s: &&S| s.position() == p && s.round_start() == now.round_start();
+        let mut earlier = self.past.iter().filter(same);
+        if earlier.clone().any(|s| s.label() == label) {
+            Repeat::InRound
+        } else if p == now.round_start()
+            && earlier.any(|s| s.round_starter() == now.round_starter())
+        {
+            Repeat::Rounds
+        } else {
+            Repeat::No
+        }
     }
 
     /// Makes `next` the session now, after a move or an end by agreement.
@@ -108,8 +128,8 @@ pub(super) fn run<S: Session>(
                     writeln!(out, "{line}")?;
                 }
             } else if st.human_turn(&st.now) || st.paused {
-                write!(out, "{}{}", st.now.label(), draw(st.now.position()))?;
-                if st.repeats() {
+                show(&st.now, &mut out)?;
+                if st.repeats() == Repeat::InRound {
                     writeln!(out, "this position occurred before in this round: play can repeat for ever (docs/rules.md §2.10); `end` ends it by agreement")?;
                 }
             }
@@ -169,11 +189,20 @@ fn engine_moves<S: Session>(
         if !st.sides.plays(side) {
             return Ok(());
         }
-        if st.repeats() {
-            writeln!(out, "the position repeats: first-best play could circle for ever (docs/rules.md §2.10); the engine waits: `end` ends the round by agreement, `go` or a move plays on")?;
-            st.paused = true;
-            st.fresh = true;
-            return Ok(());
+        match st.repeats() {
+            Repeat::No => {}
+            Repeat::InRound => {
+                writeln!(out, "the position repeats: first-best play could circle for ever (docs/rules.md §2.10); the engine waits: `end` ends the round by agreement, `go` or a move plays on")?;
+                st.paused = true;
+                st.fresh = true;
+                return Ok(());
+            }
+            Repeat::Rounds => {
+                writeln!(out, "this round starts as an earlier one did, with the same starter: with first-best play the match never ends (docs/rules.md §13.5); the engine waits: `go` or a move plays on")?;
+                st.paused = true;
+                st.fresh = true;
+                return Ok(());
+            }
         }
         if !engine_move(st, engine, out)? {
             return Ok(());
@@ -202,13 +231,9 @@ fn engine_move<S: Session>(
         }
         Some((mv, value)) => {
             let mut next = st.now.clone();
-            let news = next.play(mv)?;
+            let (after, news) = next.play(mv)?;
             st.advance(next);
-            writeln!(
-                out,
-                "{side} plays {mv} (engine, value {value:+}): {}",
-                st.now.position()
-            )?;
+            writeln!(out, "{side} plays {mv} (engine, value {value:+}): {after}")?;
             for line in news {
                 writeln!(out, "{line}")?;
             }
@@ -232,9 +257,7 @@ fn command<S: Session>(
         "" => {}
         "quit" | "exit" | "q" => return Ok(false),
         "help" | "?" => writeln!(out, "{HELP}")?,
-        "show" => {
-            write!(out, "{}{}", st.now.label(), draw(&p))?;
-        }
+        "show" => show(&st.now, out)?,
         "history" => {
             let (moves, cmd) = st.now.replay();
             writeln!(out, "history: {moves}")?;
@@ -284,7 +307,7 @@ fn command<S: Session>(
         "end" => {
             if st.now.finished() {
                 eprintln!("the game is over already");
-            } else if !st.repeats() {
+            } else if st.repeats() != Repeat::InRound {
                 eprintln!("end: only a position that occurred before in this round can be ended by agreement (docs/rules.md §2.10)");
             } else {
                 let mut next = st.now.clone();
@@ -304,10 +327,10 @@ fn command<S: Session>(
                     let side = p.to_move().expect("a legal move has a mover");
                     let mv = mancala::board::Move(typed.pit as u8);
                     let mut next = st.now.clone();
-                    let news = next.play(mv)?;
+                    let (after, news) = next.play(mv)?;
                     st.advance(next);
                     st.paused = false;
-                    writeln!(out, "{side} plays {mv}: {}", st.now.position())?;
+                    writeln!(out, "{side} plays {mv}: {after}")?;
                     for line in news {
                         writeln!(out, "{line}")?;
                     }
@@ -316,6 +339,16 @@ fn command<S: Session>(
         },
     }
     Ok(true)
+}
+
+/// The board, under a heading naming the round in a match.
+fn show<S: Session>(s: &S, out: &mut impl Write) -> Result<()> {
+    let label = s.label();
+    if !label.is_empty() {
+        writeln!(out, "{}", label.trim_end_matches([':', ' ']))?;
+    }
+    write!(out, "{}", draw(s.position()))?;
+    Ok(())
 }
 
 /// `undo`: back to the latest earlier position where a human was to move.

@@ -21,9 +21,10 @@ pub(super) trait Session: Clone {
     /// The start of the current round: the engine's solver root (statuses are fixed for a round).
     fn round_start(&self) -> &Position<Self::R>;
 
-    /// Plays `mv`, which the caller has checked is legal; returns what to announce besides the
-    /// move itself (a round's end and the next round's setup).
-    fn play(&mut self, mv: Move) -> Result<Vec<String>>;
+    /// Plays `mv`, which the caller has checked is legal; returns the position right after it
+    /// (in a match: in its round, before any next round's setup) and what else to announce (a
+    /// round's end and the next round's setup).
+    fn play(&mut self, mv: Move) -> Result<(Position<Self::R>, Vec<String>)>;
 
     /// Ends the current game or round where it stands, by agreement (docs/rules.md §2.10): the
     /// stores stand, the seeds on the board belong to nobody. Returns what to announce.
@@ -44,6 +45,10 @@ pub(super) trait Session: Clone {
 
     /// Whether a value is the round's (a match) rather than the game's.
     fn is_match(&self) -> bool;
+
+    /// Who started the current round, in a match: with the position, all that the rest of a
+    /// match depends on (a drawn round's next starter, docs/rules.md §13.3).
+    fn round_starter(&self) -> Option<Side>;
 }
 
 /// One game.
@@ -92,10 +97,10 @@ impl<R: Rules> Session for Game<R> {
         &self.start
     }
 
-    fn play(&mut self, mv: Move) -> Result<Vec<String>> {
+    fn play(&mut self, mv: Move) -> Result<(Position<R>, Vec<String>)> {
         self.now = self.now.try_play(mv)?;
         self.moves.push(mv);
-        Ok(Vec::new())
+        Ok((self.now, Vec::new()))
     }
 
     fn end_by_agreement(&mut self) -> Result<Vec<String>> {
@@ -130,6 +135,10 @@ impl<R: Rules> Session for Game<R> {
 
     fn is_match(&self) -> bool {
         false
+    }
+
+    fn round_starter(&self) -> Option<Side> {
+        None
     }
 }
 
@@ -211,11 +220,11 @@ impl<R: Rules> Session for MatchPlay<R> {
         &self.m.rounds().last().expect("a match has a round").start
     }
 
-    fn play(&mut self, mv: Move) -> Result<Vec<String>> {
+    fn play(&mut self, mv: Move) -> Result<(Position<R>, Vec<String>)> {
         let k = self.m.rounds().len();
         self.m.play(mv)?;
         self.moves.push(mv);
-        Ok(self.round_news(k - 1))
+        Ok((self.m.rounds()[k - 1].now, self.round_news(k - 1)))
     }
 
     fn end_by_agreement(&mut self) -> Result<Vec<String>> {
@@ -261,6 +270,10 @@ impl<R: Rules> Session for MatchPlay<R> {
 
     fn is_match(&self) -> bool {
         true
+    }
+
+    fn round_starter(&self) -> Option<Side> {
+        self.m.rounds().last().map(|r| r.starter)
     }
 }
 
