@@ -773,3 +773,61 @@ fn a_signal_while_waiting_for_input_leaves_with_130() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("interrupted: leaving"));
     assert!(plays(&String::from_utf8(o.stdout).unwrap()).is_empty());
 }
+
+#[test]
+fn the_engine_uses_endgame_tables() {
+    let dir = crate::util::temp_dir("interactive-tables");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "10",
+        "--dir",
+        d,
+        "--threads",
+        "1",
+    ]);
+    let tables = format!("--tables={d}");
+    let args = [
+        "play",
+        &tables,
+        "kalah",
+        "--holes",
+        "4",
+        "--seeds",
+        "3",
+        "--interactive",
+        "--engine",
+        "both",
+        "--threads",
+        "1",
+    ];
+    let (out, _) = session_ok(&args, "value\n");
+    // Perfect play with the tables reaches the solved value, +6 (as without them).
+    assert!(
+        out.contains("game over: South 15, North 9: South wins by 6"),
+        "{out}"
+    );
+    assert!(plays(&out).iter().all(|p| p.engine == Some(6)), "{out}");
+    // No tables for the board: an error before the game starts.
+    let e = crate::util::fails(&["play", &tables, "kalah", "--holes", "5", "--interactive"]);
+    assert!(e.contains("no tables for kalah, 5 holes"), "{e}");
+    // A round with statuses cannot use them: refused as `solve --tables` refuses it.
+    let e = crate::util::fails(&[
+        "play",
+        &tables,
+        "dakon",
+        "--position",
+        "2,2,2,2/x,x,2,2/4,0/S",
+        "--interactive",
+    ]);
+    assert!(
+        e.contains("endgame tables hold positions whose pits are all open"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -153,8 +153,12 @@ fn watch<T>(
             loop {
                 if interrupt.swap(false, Ordering::Relaxed) {
                     stop.store(true, Ordering::Relaxed);
+                    // Off the screen at once: the search takes a moment to wind down.
+                    if let Some(b) = bar.take() {
+                        b.finish_and_clear();
+                    }
                 }
-                if show && started.elapsed() >= SPINNER_AFTER {
+                if show && !stop.load(Ordering::Relaxed) && started.elapsed() >= SPINNER_AFTER {
                     let b = bar.get_or_insert_with(|| {
                         let b = indicatif::ProgressBar::new_spinner();
                         b.enable_steady_tick(Duration::from_millis(120));
