@@ -325,11 +325,7 @@ impl<R: Rules> Match<R> {
             return Err(MatchError::Over);
         }
         let round = self.rounds.last_mut().expect("a match has a round");
-        let mut end = round.now.round_setup();
-        end.setup.south.fill(0);
-        end.setup.north.fill(0);
-        end.setup.to_move = None;
-        round.now = Position::from_round_setup(self.rules, &end).map_err(MatchError::Position)?;
+        round.now = abandoned(&round.now).map_err(MatchError::Position)?;
         self.advance()
     }
 
@@ -347,4 +343,14 @@ impl<R: Rules> Match<R> {
     pub fn result(&self) -> Option<Option<Side>> {
         self.result
     }
+}
+
+/// `p` ended where it stands (docs/rules.md §2.10): the stores kept, every pit emptied (the seeds
+/// belong to nobody), the pit statuses as they were, no side to move.
+pub fn abandoned<R: Rules>(p: &Position<R>) -> Result<Position<R>, PositionError> {
+    let mut round = p.round_setup();
+    round.setup.south.iter_mut().for_each(|c| *c = 0);
+    round.setup.north.iter_mut().for_each(|c| *c = 0);
+    round.setup.to_move = None;
+    Position::from_round_setup(*p.rules(), &round)
 }

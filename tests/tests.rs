@@ -10,6 +10,7 @@ mod docs;
 mod examples;
 mod fuzz;
 mod hardening;
+mod interactive;
 mod json_format;
 mod matches;
 mod props;

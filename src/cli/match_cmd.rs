@@ -1,5 +1,5 @@
 //! `mancala match`: a multi-round match (docs/rules.md §13) played from a move list that runs on
-//! across rounds. Interactive match play is left to the interactive-play work (issue 18).
+//! across rounds; with `--interactive`, against the engine (`interactive`).
 
 use super::{json, PositionArgs};
 use anyhow::{bail, Context, Result};
@@ -24,6 +24,8 @@ pub(super) struct MatchArgs {
     /// {"rounds":[{"starter","start","moves","end","score"}...],"round","match_over","winner"}.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    interactive: super::interactive::InteractiveArgs,
 }
 
 /// The match's first round and its starter: `--position` (its side to move, or South for a
@@ -80,6 +82,9 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
         let mv = Move(u8::try_from(k).unwrap_or(u8::MAX));
         m.play(mv)
             .with_context(|| format!("move #{place} ({k}) in round {}", m.rounds().len()))?;
+    }
+    if args.interactive.interactive {
+        return super::interactive::play_match(m, &args.pos.moves, &args.interactive);
     }
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -7,6 +7,7 @@ mod batch;
 mod draw;
 pub(crate) mod engine;
 mod generate;
+mod interactive;
 mod json;
 mod match_cmd;
 mod move_list;
@@ -153,6 +154,8 @@ struct PlayArgs {
     /// Print one JSON object: {"position", "to_move", "score"}.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    interactive: interactive::InteractiveArgs,
 }
 
 #[derive(Args, Debug)]
@@ -262,6 +265,10 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
                 sows_visibly(),
                 || mancala::with_rules!(v, r => play::show(&a, r)),
             )
+        }
+        Command::Play(a) if a.interactive.interactive => {
+            let v = a.pos.variant()?;
+            mancala::with_rules!(v, r => interactive::play(&a.pos, &a.interactive, r))
         }
         Command::Play(a) => {
             let v = a.pos.variant()?;

@@ -1,0 +1,193 @@
+//! The engine of interactive play: exact searches that Ctrl-C abandons without ending the game.
+//!
+//! The Ctrl-C handler is process-wide ([`engine::interrupt_flag`]), and its second signal ends
+//! the process. So each search gets a stop flag of its own, and a watcher thread turns a raised
+//! process flag into a raised stop flag *and lowers the process flag again*: the signal is
+//! consumed, the search ends with [`SearchError::Interrupted`], and the player is back at the
+//! prompt with the game as it was. The same thread draws a spinner on a terminal.
+//!
+//! One [`Solver`] per round: a round's pit statuses are fixed (docs/rules.md §13.1) and the
+//! table's key leaves them out, so a table serves one round's positions and no other; within a
+//! round every search reuses what the earlier ones stored.
+
+use crate::cli::engine;
+use anyhow::Result;
+use mancala::board::Move;
+use mancala::rules::Rules;
+use mancala::Position;
+use solver::search::{Oracle, Progress, SearchConfig, SearchError, Solver};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How long a search runs before the spinner shows: quick replies should not flicker.
+const SPINNER_AFTER: Duration = Duration::from_millis(500);
+
+/// Exact searches for interactive play.
+pub(super) struct Engine<'o, R: Rules> {
+    threads: usize,
+    hash_bytes: u64,
+    /// The endgame tables, for rounds whose pits are all open.
+    oracle: Option<&'o dyn Oracle<Position<R>>>,
+    /// Raised to abandon the search in progress; lowered before each search.
+    stop: Arc<AtomicBool>,
+    progress: Arc<Progress>,
+    /// The solver of the current round and the round's start.
+    solver: Option<(Position<R>, Solver<'o, Position<R>>)>,
+}
+
+impl<'o, R: Rules> Engine<'o, R> {
+    pub(super) fn new(
+        threads: usize,
+        hash_bytes: u64,
+        oracle: Option<&'o dyn Oracle<Position<R>>>,
+    ) -> Self {
+        // Installs the handler now: from here on a first Ctrl-C raises the flag instead of
+        // killing the process, at the prompt too (where `repl` looks at it after each read).
+        let _ = engine::interrupt_flag();
+        Self {
+            threads,
+            hash_bytes,
+            oracle,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: Arc::new(Progress::new()),
+            solver: None,
+        }
+    }
+
+    /// The solver for the round that started at `root`, made anew when the round changed.
+    fn solver(&mut self, root: &Position<R>) -> Result<&mut Solver<'o, Position<R>>> {
+        if self.solver.as_ref().is_none_or(|(r, _)| r != root) {
+            self.solver = None;
+            let cfg = SearchConfig {
+                threads: self.threads,
+                tt_bytes: engine::tt_bytes(root, self.hash_bytes),
+                stop: Some(self.stop.clone()),
+                progress: Some(self.progress.clone()),
+                ..SearchConfig::default()
+            };
+            // A table slot is an all-open board: rounds with burnt pits or sons go without.
+            let oracle = self.oracle.filter(|_| !root.board().has_statuses());
+            let s = Solver::new(root, cfg, oracle).map_err(engine::search_error)?;
+            self.solver = Some((*root, s));
+        }
+        Ok(&mut self.solver.as_mut().expect("just made").1)
+    }
+
+    /// Runs `job` on the round's solver with the watcher; `None` when Ctrl-C abandoned it.
+    /// `what` names the work on the spinner; `to_final` turns the proven bounds (future values
+    /// of the position searched) into final scores for it.
+    fn run<T>(
+        &mut self,
+        root: &Position<R>,
+        what: &str,
+        to_final: impl Fn(i32) -> i32 + Send + Sync,
+        job: impl FnOnce(&mut Solver<'o, Position<R>>) -> Result<T, SearchError>,
+    ) -> Result<Option<T>> {
+        let stop = self.stop.clone();
+        stop.store(false, Ordering::Relaxed);
+        let progress = self.progress.clone();
+        let solver = self.solver(root)?;
+        let result = watch(what, &stop, &progress, &to_final, || job(solver));
+        match result {
+            Ok(v) => Ok(Some(v)),
+            Err(SearchError::Interrupted) => Ok(None),
+            Err(e) => Err(engine::search_error(e)),
+        }
+    }
+
+    /// The engine's move in `p` (of the round that started at `root`): the first best move
+    /// (lowest-numbered of those that attain the value), and the value (final South minus
+    /// North). `None` when abandoned.
+    pub(super) fn best_move(
+        &mut self,
+        root: &Position<R>,
+        p: &Position<R>,
+        who: &str,
+    ) -> Result<Option<(Move, i32)>> {
+        let what = format!("{who} is thinking");
+        let r = self.run(root, &what, |f| p.final_value(f), |s| s.solve(p))?;
+        Ok(r.and_then(|r| {
+            let mv = r.best.iter().copied().min_by_key(|m| m.0)?;
+            Some((mv, p.final_value(r.value)))
+        }))
+    }
+
+    /// The value of every legal move of `p` (final South minus North), in move order.
+    pub(super) fn analyze(
+        &mut self,
+        root: &Position<R>,
+        p: &Position<R>,
+    ) -> Result<Option<Vec<(Move, i32)>>> {
+        // The bounds shown are those of the move being valued: from the mover's view, as
+        // `analyze` reports them.
+        let r = self.run(root, "valuing every move", |f| f, |s| s.analyze(p))?;
+        Ok(r.map(|v| v.into_iter().map(|(m, f)| (m, p.final_value(f))).collect()))
+    }
+
+    /// The value of `p` (final South minus North).
+    pub(super) fn value(&mut self, root: &Position<R>, p: &Position<R>) -> Result<Option<i32>> {
+        let r = self.run(root, "solving", |f| p.final_value(f), |s| s.value(p))?;
+        Ok(r.map(|f| p.final_value(f)))
+    }
+}
+
+/// Runs `work` while a watcher thread raises `stop` on Ctrl-C (consuming the process-wide
+/// signal, see the module docs) and, on a terminal, shows a spinner after [`SPINNER_AFTER`].
+fn watch<T>(
+    what: &str,
+    stop: &Arc<AtomicBool>,
+    progress: &Progress,
+    to_final: &(dyn Fn(i32) -> i32 + Send + Sync),
+    work: impl FnOnce() -> T,
+) -> T {
+    let interrupt = engine::interrupt_flag();
+    let started = Instant::now();
+    let nodes_before = progress.nodes();
+    let show = std::io::stderr().is_terminal();
+    let (tx, rx) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            loop {
+                if interrupt.swap(false, Ordering::Relaxed) {
+                    stop.store(true, Ordering::Relaxed);
+                    // Off the screen at once: the search takes a moment to wind down.
+                    if let Some(b) = bar.take() {
+                        b.finish_and_clear();
+                    }
+                }
+                if show && !stop.load(Ordering::Relaxed) && started.elapsed() >= SPINNER_AFTER {
+                    let b = bar.get_or_insert_with(|| {
+                        let b = indicatif::ProgressBar::new_spinner();
+                        b.enable_steady_tick(Duration::from_millis(120));
+                        b
+                    });
+                    let t = started.elapsed().as_secs_f64();
+                    let (lo, hi) = progress.bounds();
+                    let (a, b2) = (to_final(lo), to_final(hi));
+                    let nodes = progress.nodes().saturating_sub(nodes_before);
+                    b.set_message(format!(
+                        "{what}: {t:.0} s, {:.1} M nodes, value in [{:+}, {:+}]  (Ctrl-C: back to the prompt)",
+                        nodes as f64 / 1e6,
+                        a.min(b2),
+                        a.max(b2)
+                    ));
+                }
+                match rx.recv_timeout(Duration::from_millis(50)) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                    _ => {
+                        if let Some(b) = &bar {
+                            b.finish_and_clear();
+                        }
+                        return;
+                    }
+                }
+            }
+        });
+        let r = work();
+        drop(tx);
+        r
+    })
+}
