@@ -330,7 +330,13 @@ pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
 
 /// A later pass of `solve` over the live slots of `from..from + best.len()`; returns how many
 /// values changed.
-pub(super) fn later_pass_range<I: Indexer>(ix: &I, layer: u32, st: &State, best: &[i16], from: u64) -> u64 {
+pub(super) fn later_pass_range<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    st: &State,
+    best: &[i16],
+    from: u64,
+) -> u64 {
     best.par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {

@@ -172,11 +172,7 @@ fn solve_cyclic<I: Indexer, L: Lower + ?Sized, C: Collective + ?Sized>(
 
 /// Sends this rank's values and live bits to every other rank and stores theirs: a part per
 /// rank, its range's values (2 bytes each) then its live words (8 bytes each).
-fn exchange_state<C: Collective + ?Sized>(
-    group: &C,
-    st: &passes::State,
-    ranges: &[Range<u64>],
-) {
+fn exchange_state<C: Collective + ?Sized>(group: &C, st: &passes::State, ranges: &[Range<u64>]) {
     let values = st.values();
     let live = st.live_words();
     let words = |r: &Range<u64>| (r.start / 64) as usize..(r.end.div_ceil(64)) as usize;

@@ -64,7 +64,10 @@ fn split_schedule_equals_one_process() {
         };
         let want = solve_all(&ix, top, solve_layer_fn());
         for ranks in 1..=4 {
-            assert!(split_all(&ix, top, ranks) == want, "round {round}, {ranks} ranks");
+            assert!(
+                split_all(&ix, top, ranks) == want,
+                "round {round}, {ranks} ranks"
+            );
         }
     }
 }
