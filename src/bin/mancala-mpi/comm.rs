@@ -98,7 +98,11 @@ impl solver::Collective for World {
             self.gather_once(&mine[from..from + me], &now, &mut buf);
             let mut at = 0;
             for (r, &n) in now.iter().enumerate() {
-                out[starts[r] + done..starts[r] + done + n].copy_from_slice(&buf[at..at + n]);
+                // A part already sent in full (n == 0) has nothing at `done`, which may lie past
+                // its end.
+                if n > 0 {
+                    out[starts[r] + done..starts[r] + done + n].copy_from_slice(&buf[at..at + n]);
+                }
                 at += n;
             }
             done += step;

@@ -33,6 +33,8 @@ const LAUNCHED: &[&str] = &[
 ];
 
 fn main() -> ExitCode {
+    // Looked at before MPI starts: a singleton start sets some of them itself.
+    let launched = LAUNCHED.iter().any(|v| std::env::var_os(v).is_some());
     // Serialized: the split solve calls the collectives from whichever thread runs it (one at a
     // time), while its rayon threads do the work.
     let Some((universe, _)) = mpi::initialize_with_threading(Threading::Serialized) else {
@@ -53,7 +55,7 @@ fn main() -> ExitCode {
         eprintln!("error: a rank panicked: ending every rank of the job");
         mpi::topology::SimpleCommunicator::world().abort(101);
     }));
-    if root && !LAUNCHED.iter().any(|v| std::env::var_os(v).is_some()) {
+    if root && !launched {
         eprintln!(
             "note: not started by mpirun (or srun): running as a single rank; start it as `mpirun -n P mancala-mpi ...` to spread the work"
         );
