@@ -6,7 +6,7 @@
 //! Every rank holds the whole layer being solved (and the caller's lower layers): a share is the
 //! part a rank *computes*, not the part it stores. How the work is cut:
 //!
-//! - **Scheduled acyclic layers** (a [`Schedule`]): the stages in order, each stage's units
+//! - **Scheduled acyclic layers** (a [`Schedule`](super::Schedule)): the stages in order, each stage's units
 //!   split into [`unit_range`]s. After a stage each rank sends the `(slot, value)` of every slot
 //!   it solved ([`pack`]), and every rank stores everyone's before the next stage, whose internal
 //!   children all lie in earlier stages.
@@ -52,7 +52,7 @@ pub trait Collective {
 }
 
 /// The slots that rank `rank` of `ranks` computes in a layer of `len` slots: whole chunks of
-/// [`CHUNK`] slots (the unit of the builders' parallel loops, a multiple of 64 so that a range's
+/// 4096 slots (`CHUNK`, the unit of the builders' parallel loops, a multiple of 64 so that a range's
 /// live bits are whole words), the chunks shared as evenly as they go. The ranges of all ranks
 /// cover `0..len` in rank order without overlap.
 pub fn slot_range(len: u64, ranks: usize, rank: usize) -> Range<u64> {

@@ -1,5 +1,5 @@
 //! `mancala-mpi tables build`: the tables of `mancala tables build`, each layer split over the
-//! ranks ([`tables::build_split`]); rank 0 writes the files and prints what `mancala` prints.
+//! ranks ([`tables::build_split()`]); rank 0 writes the files and prints what `mancala` prints.
 
 use crate::args::BuildArgs;
 use crate::comm::World;

@@ -27,7 +27,9 @@ fn split_ranges_cover_the_layer_in_whole_chunks() {
             for r in 0..ranks {
                 let s = slot_range(len, ranks, r);
                 assert_eq!(s.start, at, "len {len}, {ranks} ranks, rank {r}");
-                assert!(s.start % 4096 == 0 && (s.end % 4096 == 0 || s.end == len));
+                assert!(
+                    s.start.is_multiple_of(4096) && (s.end.is_multiple_of(4096) || s.end == len)
+                );
                 at = s.end;
             }
             assert_eq!(at, len);
