@@ -21,6 +21,52 @@ pub enum Command {
     /// Endgame tables, built by all the ranks together.
     #[command(subcommand)]
     Tables(TablesCommand),
+    /// The exact value and best moves of a start position: the top of the tree split into jobs
+    /// that the worker ranks solve (docs/scale-out.md).
+    Solve(SolveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
+    #[arg(value_parser = parse_game)]
+    pub game: GameKind,
+    /// Holes per row (default: the game's standard board).
+    #[arg(long)]
+    pub holes: Option<u32>,
+    /// Seeds per hole at the start (default: the game's standard).
+    #[arg(long)]
+    pub seeds: Option<u32>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Endgame tables for the workers' search (a directory every rank can read).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Worker threads per rank (default: all cores of the rank's machine).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table per rank, in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash_mb: u64,
+    /// Plies of the tree expanded into jobs (every distinct position at that depth is one).
+    #[arg(long, default_value_t = 2)]
+    pub split_depth: u32,
+    /// Journal of the finished jobs (rank 0 writes it): a killed run started again with the
+    /// same journal does not solve them again.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+}
+
+impl SolveArgs {
+    /// The rule options given.
+    pub fn rules_names(&self) -> &[&'static str] {
+        &self.rules.on
+    }
+
+    /// The game with its options.
+    pub fn variant(&self) -> Result<Variant> {
+        Variant::new(self.game, &self.rules.on).map_err(anyhow::Error::msg)
+    }
 }
 
 #[derive(Subcommand, Debug)]

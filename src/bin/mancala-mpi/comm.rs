@@ -68,6 +68,11 @@ impl solver::Collective for World {
 
     fn gather_bytes(&self, mine: &[u8], counts: &[usize], out: &mut [u8]) {
         assert_eq!(mine.len(), counts[self.rank], "this rank's part and count");
+        // Nothing to exchange (every rank sees the same counts, so all skip): Open MPI rejects an
+        // all-gather of empty buffers (MPI_ERR_ARG).
+        if counts.iter().all(|&c| c == 0) {
+            return;
+        }
         if counts.iter().sum::<usize>() <= self.max_message {
             self.gather_once(mine, counts, out);
             return;
@@ -127,4 +132,16 @@ pub fn same_everywhere(world: &World, what: &str, value: u64) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `result` on this rank once every rank has said how its own went: an error on any rank is an
+/// error on all (this rank's own, or one that names the first rank that failed), so that no rank
+/// goes on to a collective that the failed one will never join.
+pub fn agree<T>(world: &World, result: Result<T>) -> Result<T> {
+    let failed = solver::Collective::gather(world, u64::from(result.is_err()));
+    let v = result?;
+    match failed.iter().position(|&f| f != 0) {
+        None => Ok(v),
+        Some(r) => bail!("rank {r} failed (see its message)"),
+    }
 }

@@ -13,6 +13,7 @@
 mod args;
 mod build;
 mod comm;
+mod solve;
 
 use args::{Cli, Command, TablesCommand};
 use clap::Parser;
@@ -83,6 +84,7 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Tables(TablesCommand::Build(b)) => build::run(b, &world),
+        Command::Solve(s) => solve::run(s, &world),
     };
     // An error is on every rank: a bad flag is the same everywhere, and one during the build
     // reaches every rank (`tables::build_split`); each says it, by rank, and stops.
