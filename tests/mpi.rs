@@ -343,3 +343,99 @@ fn mpi_bad_starts_are_clear() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&dry).unwrap();
 }
+
+/// `mancala solve --json`'s value and best moves.
+fn single_solve(game: &[&str]) -> (i64, Vec<u64>) {
+    let mut c = Command::new(MANCALA);
+    c.arg("solve").args(game).args(["--json", "--threads", "1"]);
+    let out = ok(c, "mancala solve");
+    let line = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let best = v["best"].as_array().unwrap().iter();
+    (
+        v["value"].as_i64().unwrap(),
+        best.map(|m| m.as_u64().unwrap()).collect(),
+    )
+}
+
+/// `mancala-mpi solve`'s value and best moves, and its last line.
+fn mpi_solve(ranks: usize, game: &[&str], extra: &[&str]) -> (i64, Vec<u64>, String) {
+    let mut args = vec!["solve"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&["--threads", "1", "--hash-mb", "64"]);
+    args.extend_from_slice(extra);
+    let out = ok(
+        mpirun(ranks, &args),
+        &format!("mancala-mpi solve on {ranks} ranks"),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let value = lines[0].strip_prefix("value ").unwrap().parse().unwrap();
+    let best = lines[1].strip_prefix("best ").unwrap();
+    let best = best.split(' ').map(|m| m.parse().unwrap()).collect();
+    (value, best, lines[2].to_string())
+}
+
+#[test]
+fn mpi_solve_equals_one_process() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let games: [&[&str]; 3] = [
+        &["kalah", "--holes", "4", "--seeds", "4"],
+        &["kalah", "--holes", "4", "--seeds", "4", "--empty-capture"],
+        // The cyclic game's standard board (6 holes, 4 seeds).
+        &["djenon-aboure"],
+    ];
+    for game in games {
+        let (value, best) = single_solve(game);
+        for ranks in [1, 2, 4] {
+            let (v, b, _) = mpi_solve(ranks, game, &[]);
+            assert_eq!((v, &b), (value, &best), "{game:?} on {ranks} ranks");
+        }
+    }
+}
+
+#[test]
+fn mpi_solve_restarts_from_its_journal() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let game = ["kalah", "--holes", "4", "--seeds", "4"];
+    let (value, best) = single_solve(&game);
+    let dir = temp_dir("journal");
+    let journal = dir.join("solve.journal");
+    let j = journal.to_str().unwrap();
+    let (v, b, last) = mpi_solve(2, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(last.contains("(0 from the journal)"), "{last}");
+    // As if killed after 5 jobs, in the middle of writing the sixth.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let jobs = lines.len() - 1;
+    let torn = format!("{}\n{}", lines[..6].join("\n"), &lines[6][..2]);
+    std::fs::write(&journal, torn).unwrap();
+    let (v, b, last) = mpi_solve(4, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(
+        last.contains(&format!("{jobs} jobs (5 from the journal)")),
+        "{last}"
+    );
+    // Complete now: nothing left to solve.
+    let (v, b, last) = mpi_solve(1, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(
+        last.contains(&format!("({jobs} from the journal), 0 nodes")),
+        "{last}"
+    );
+    // A journal of another solve is refused.
+    let other = ["kalah", "--holes", "4", "--seeds", "3", "--journal", j];
+    let out = mpirun(2, &[&["solve"][..], &other[..]].concat())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the journal of another solve"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

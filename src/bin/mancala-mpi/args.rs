@@ -34,7 +34,7 @@ pub struct SolveArgs {
     /// Holes per row (default: the game's standard board).
     #[arg(long)]
     pub holes: Option<u32>,
-    /// Seeds per hole at the start (default: the game's standard).
+    /// Seeds per hole at the start (default: the game's standard for the board).
     #[arg(long)]
     pub seeds: Option<u32>,
     #[command(flatten)]

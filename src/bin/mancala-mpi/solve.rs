@@ -36,7 +36,9 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
             kind.name()
         );
     }
-    let seeds = a.seeds.unwrap_or(holes);
+    let seeds = a
+        .seeds
+        .unwrap_or(u32::from(kind.default_seeds(holes as u8)));
     let seeds = u8::try_from(seeds).context("--seeds is too large")?;
     if a.split_depth == 0 {
         bail!("--split-depth must be at least 1 (the root's moves)");
