@@ -395,6 +395,15 @@ fn mpi_solve_equals_one_process() {
             assert_eq!((v, &b), (value, &best), "{game:?} on {ranks} ranks");
         }
     }
+    // Kalah(5,4), split at the root's moves only (5 jobs; a deeper split solves more positions
+    // exactly and takes longer here).
+    let game = ["kalah", "--holes", "5", "--seeds", "4"];
+    let (value, best) = single_solve(&game);
+    assert_eq!((value, &best[..]), (10, &[2][..]));
+    for ranks in [1, 2, 4] {
+        let (v, b, _) = mpi_solve(ranks, &game, &["--split-depth", "1"]);
+        assert_eq!((v, &b), (value, &best), "Kalah(5,4) on {ranks} ranks");
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `mancala-mpi`: `mancala`'s table build spread over the ranks of an MPI job
-//! (`mpirun -n P mancala-mpi tables build ...`; docs/scale-out.md).
+//! `mancala-mpi`: `mancala`'s table build and solve spread over the ranks of an MPI job
+//! (`mpirun -n P mancala-mpi tables build ...`, `mpirun -n P mancala-mpi solve ...`;
+//! docs/scale-out.md).
 //!
 //! Every rank runs this program with the same arguments. Started without `mpirun` it runs as a
 //! single rank (MPI's singleton start), and says so. Ranks that were given different arguments
