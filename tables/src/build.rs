@@ -199,9 +199,9 @@ pub fn build<I: Indexer>(
 /// block's base and now and then an exception, and the table lookups were a fifth of a build
 /// (docs/performance.md). The bytes cost one byte per entry of the lower layers for the length
 /// of the build.
-struct Built<'a> {
-    tables: &'a [Table],
-    plain: &'a [Option<Vec<i8>>],
+pub(crate) struct Built<'a> {
+    pub(crate) tables: &'a [Table],
+    pub(crate) plain: &'a [Option<Vec<i8>>],
 }
 
 impl Lower for Built<'_> {
@@ -223,7 +223,7 @@ impl Lower for Built<'_> {
 }
 
 /// The values of layer `layer` as plain bytes (on huge pages), when they all fit in one.
-fn plain_of_values(layer: u32, values: &[i16]) -> Result<Option<Vec<i8>>, TableError> {
+pub(crate) fn plain_of_values(layer: u32, values: &[i16]) -> Result<Option<Vec<i8>>, TableError> {
     use rayon::prelude::*;
     if !values.par_iter().all(|&v| i8::try_from(v).is_ok()) {
         return Ok(None);
@@ -236,7 +236,7 @@ fn plain_of_values(layer: u32, values: &[i16]) -> Result<Option<Vec<i8>>, TableE
 }
 
 /// As [`plain_of_values`], for a layer kept from an earlier build.
-fn plain_of_table(t: &Table) -> Result<Option<Vec<i8>>, TableError> {
+pub(crate) fn plain_of_table(t: &Table) -> Result<Option<Vec<i8>>, TableError> {
     use rayon::prelude::*;
     let Ok(n) = usize::try_from(t.header().entries) else {
         return Ok(None);
@@ -266,7 +266,7 @@ fn plain_bytes(layer: u32, n: usize) -> Result<Vec<i8>, TableError> {
 /// Only in odd layers (in even ones 0 already has the parity), and only the zeros are looked at:
 /// a zero in a slot with a position is a real value against the parity, and the layer keeps its
 /// zeros. The check costs one `position` call per zero, a small share of the layer.
-fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
+pub(crate) fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
     use rayon::prelude::*;
     if layer.is_multiple_of(2) {
         return;
@@ -306,7 +306,7 @@ fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
     }
 }
 
-fn layer_report(
+pub(crate) fn layer_report(
     t: &Table,
     started: Instant,
     resumed: bool,

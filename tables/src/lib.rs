@@ -12,6 +12,7 @@
 //! - [`checksum`], CRC-32.
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
 //! - [`mod@build`], layers in dependency order, in parallel, resumable.
+//! - [`mod@build_split`], the same build by several processes (MPI ranks) together.
 //! - [`probe`], the [`Tablebase`], which is also the search's [`solver::search::Oracle`].
 //! - [`validate`], the structural checks of a payload when a table is opened.
 //! - [`verify`], every entry re-derived from its children.
@@ -31,6 +32,7 @@
 
 pub mod atomic;
 pub mod build;
+pub mod build_split;
 pub mod checksum;
 pub mod error;
 pub mod format;
@@ -43,6 +45,7 @@ pub mod verify;
 mod tests;
 
 pub use build::{build, memory_estimate, BuildOptions, LayerReport, MemoryEstimate};
+pub use build_split::build_split;
 pub use error::TableError;
 pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};

@@ -369,3 +369,6 @@ fn memory_estimate_counts_entries() {
     assert_eq!(m.working, 48);
     assert_eq!(memory_estimate(&Toy::<true>, 3).working, 16 * 4 + 8);
 }
+
+// The build by several ranks together (`build_split`).
+mod split;

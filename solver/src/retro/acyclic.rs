@@ -374,3 +374,126 @@ fn walk<I: Indexer, L: Lower + ?Sized>(cx: &Cx<'_, I, L>, stack: &mut Stack<I::G
         }
     }
 }
+
+// One rank's share of a layer (`split`): the same work as `solve` and `solve_staged`, over a range
+// of chunks or of one stage's units, into a memo of the whole layer that the ranks complete by
+// exchanging what each computed. The bodies are those of `solve` and `solve_staged`, kept apart
+// so that those stay as they are.
+
+/// A memo of `n` slots of layer `layer`, every one not computed yet.
+pub(super) fn new_memo(layer: u32, n: usize) -> Result<Vec<AtomicI16>, AllocError> {
+    huge_vec(
+        n,
+        || format!("layer {layer}'s values"),
+        || AtomicI16::new(UNKNOWN),
+    )
+}
+
+/// The walk of `solve` from every slot of `slots` (whole chunks, from a multiple of `CHUNK`) that
+/// is not known yet. It may also compute slots outside the range (descendants): their values are
+/// right, and the caller takes only the range's.
+pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
+    ix: &I,
+    layer: u32,
+    lower: &L,
+    memo: &[AtomicI16],
+    slots: std::ops::Range<u64>,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) {
+    let cx = Cx {
+        ix,
+        layer,
+        lower,
+        memo,
+    };
+    let from = slots.start as usize;
+    let chunks = ((slots.end - slots.start) as usize).div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .for_each_init(Stack::new, |stack, c| {
+            let start = from + c * CHUNK;
+            let end = (start + CHUNK).min(slots.end as usize);
+            let mut started = 0usize;
+            ix.for_each_position(
+                layer,
+                start as u64..end as u64,
+                &mut |slot| load(memo, slot) == UNKNOWN,
+                &mut |slot, pos| match pos {
+                    Some(pos) => {
+                        let i = started % AHEAD;
+                        if started >= AHEAD {
+                            walk(&cx, stack, i);
+                        }
+                        stack.fill(i, &cx, slot, &pos);
+                        started += 1;
+                    }
+                    None => memo[slot as usize].store(0, Ordering::Relaxed),
+                },
+            );
+            for k in started.saturating_sub(AHEAD)..started {
+                walk(&cx, stack, k % AHEAD);
+            }
+            if let Some(p) = progress {
+                p((end - start) as u64);
+            }
+        });
+}
+
+/// The units `units` of `stage` of a [`Schedule`], as `solve_staged` solves them (every child
+/// in this layer must be in `memo` already). Returns the slots they hold, unit by unit, in the
+/// order of `units`.
+pub(super) fn stage_units<L: Lower + ?Sized>(
+    layer: u32,
+    lower: &L,
+    memo: &[AtomicI16],
+    schedule: &dyn Schedule,
+    stage: usize,
+    units: std::ops::Range<usize>,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Vec<Vec<u64>> {
+    let new_ring = || -> Vec<Pending> {
+        (0..AHEAD)
+            .map(|_| Pending {
+                slot: 0,
+                moves: FixedVec::new(),
+            })
+            .collect()
+    };
+    units
+        .into_par_iter()
+        .map_init(new_ring, |ring, unit| {
+            let mut started = 0usize;
+            let mut slots = Vec::new();
+            schedule.for_each(stage, unit, &mut |slot, moves| {
+                slots.push(slot);
+                let Some(moves) = moves else {
+                    memo[slot as usize].store(0, Ordering::Relaxed);
+                    return;
+                };
+                let p = &mut ring[started % AHEAD];
+                if started >= AHEAD {
+                    evaluate(layer, lower, memo, p);
+                }
+                p.slot = slot;
+                p.moves.clear();
+                for m in moves {
+                    p.moves.push(*m);
+                    if m.layer < layer {
+                        lower.prefetch(m.layer, m.slot);
+                    } else if m.layer != OVER {
+                        crate::memory::prefetch(&memo[m.slot as usize]);
+                    }
+                }
+                crate::memory::prefetch(&memo[slot as usize]);
+                started += 1;
+            });
+            for k in started.saturating_sub(AHEAD)..started {
+                evaluate(layer, lower, memo, &ring[k % AHEAD]);
+            }
+            if let Some(p) = progress {
+                p(slots.len() as u64);
+            }
+            slots
+        })
+        .collect()
+}

@@ -206,10 +206,12 @@ mod cyclic;
 mod entry;
 mod index;
 mod passes;
+pub mod split;
 #[cfg(test)]
 mod tests;
 
 pub use index::{placed_moves, Indexer, Lower, Placed, Schedule, OVER};
+pub use split::{solve_layer_split, Collective};
 
 /// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
 ///

@@ -26,7 +26,7 @@ pub(super) fn working_bytes(slots: u64) -> u64 {
 }
 
 /// The state shared by the passes.
-struct State {
+pub(super) struct State {
     /// The current value of every slot: 0 at the start, then moving away from 0, never past the
     /// exact value (see the module docs of `retro`).
     value: Vec<AtomicI16>,
@@ -228,4 +228,150 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     }
     drop(best);
     Ok(into_values(st.value))
+}
+
+// The same passes over one rank's share of the layer (`split`): every rank holds the values and
+// live bits of the whole layer, updates its own slots in place, and reads the others' slots as the
+// last exchange left them. Values read that way are at or below the fixpoint, so the argument of
+// the module docs holds as it is (see `split::solve_cyclic`); the bodies are those of `solve`,
+// offset by the share's first slot, kept apart so that `solve` stays as it is.
+
+/// The state of layer `layer`, of `n` slots, before the first pass: every value 0, every slot
+/// live.
+pub(super) fn new_state(layer: u32, n: usize) -> Result<State, AllocError> {
+    let words = n.div_ceil(64);
+    Ok(State {
+        value: huge_vec(
+            n,
+            || format!("layer {layer}'s values"),
+            || AtomicI16::new(0),
+        )?,
+        live: (0..words)
+            .into_par_iter()
+            .map(|w| {
+                let bits = n - w * 64;
+                AtomicU64::new(if bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                })
+            })
+            .collect(),
+    })
+}
+
+impl State {
+    /// The values, for an exchange between ranks.
+    pub(super) fn values(&self) -> &[AtomicI16] {
+        &self.value
+    }
+
+    /// The live bits, 64 slots a word, for an exchange between ranks.
+    pub(super) fn live_words(&self) -> &[AtomicU64] {
+        &self.live
+    }
+
+    /// The values, when the passes are over.
+    pub(super) fn into_values(self) -> Vec<i16> {
+        into_values(self.value)
+    }
+}
+
+/// Pass 1 of `solve` over the slots `from..from + best.len()` (`from` a multiple of `CHUNK`):
+/// stores their best exits in `best` and their first values in `st`.
+pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
+    ix: &I,
+    layer: u32,
+    lower: &L,
+    st: &State,
+    best: &mut [i16],
+    from: u64,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) {
+    let len = ix.layer_len(layer);
+    best.par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let mut kids = Children::new();
+            let base = from + (c * CHUNK) as u64;
+            ix.for_each_position(
+                layer,
+                base..base + chunk.len() as u64,
+                &mut |_| true,
+                &mut |slot, pos| {
+                    let Some(pos) = pos else {
+                        st.set(slot, 0, true);
+                        return;
+                    };
+                    kids.clear();
+                    pos.children(&mut kids);
+                    if kids.is_empty() {
+                        st.set(slot, 0, true);
+                        return;
+                    }
+                    let mut exit = i32::MIN;
+                    let mut int = Internal::new();
+                    for ch in kids.as_slice() {
+                        match classify(ch, layer, lower, || ix.index(&ch.next)) {
+                            Edge::Exit(v) => exit = exit.max(v),
+                            Edge::Internal => {
+                                let t = ix.index(&ch.next);
+                                debug_assert!(t < len, "slot {t} out of range in layer {layer}");
+                                int.add(st, ch, t);
+                            }
+                        }
+                    }
+                    chunk[(slot - base) as usize] = if exit == i32::MIN {
+                        NO_EXIT
+                    } else {
+                        to_entry(exit)
+                    };
+                    let (v, fin) = int.value(exit);
+                    st.set(slot, v, fin);
+                },
+            );
+            if let Some(p) = progress {
+                p(chunk.len() as u64);
+            }
+        });
+}
+
+/// A later pass of `solve` over the live slots of `from..from + best.len()`; returns how many
+/// values changed.
+pub(super) fn later_pass_range<I: Indexer>(
+    ix: &I,
+    layer: u32,
+    st: &State,
+    best: &[i16],
+    from: u64,
+) -> u64 {
+    best.par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let base = from + (c * CHUNK) as u64;
+            let mut kids = Children::new();
+            let mut changed = 0u64;
+            ix.for_each_position(
+                layer,
+                base..base + chunk.len() as u64,
+                &mut |slot| st.is_live(slot),
+                &mut |slot, pos| {
+                    let pos = pos.expect("a live slot holds a position");
+                    kids.clear();
+                    pos.children(&mut kids);
+                    let mut int = Internal::new();
+                    for ch in kids.as_slice() {
+                        if ch.next.layer() == layer && !ch.next.is_over() {
+                            int.add(st, ch, ix.index(&ch.next));
+                        }
+                    }
+                    let e = chunk[(slot - base) as usize];
+                    let exit = if e == NO_EXIT { i32::MIN } else { i32::from(e) };
+                    let (v, fin) = int.value(exit);
+                    changed += u64::from(st.set(slot, v, fin));
+                },
+            );
+            changed
+        })
+        .sum()
 }

@@ -621,3 +621,6 @@ fn retro_throughput() {
         time_layer("Rand (cyclic)", &RandIx::<true>(g), 2, threads);
     }
 }
+
+// The layers solved by several ranks together (`split`).
+mod split;

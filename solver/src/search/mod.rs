@@ -80,6 +80,7 @@ mod progress;
 mod pv;
 mod shared;
 mod solver;
+pub mod split;
 #[cfg(test)]
 mod tests;
 mod threads;

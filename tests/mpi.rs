@@ -1,0 +1,450 @@
+//! `mancala-mpi` under `mpirun` with 1, 2 and 4 local ranks (`--oversubscribe`): the table files
+//! are those of `mancala tables build`, byte for byte; a build whose rank is killed stops every
+//! rank with an error, leaves only complete layers, and resumes to the same files; ranks with
+//! different arguments, and a start without `mpirun`, behave as docs/scale-out.md says.
+//!
+//! Needs the feature `mpi` (`cargo test --profile test-release --features mpi --test mpi`) and
+//! `mpirun` on the PATH; without `mpirun` every test says so and passes without running.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+const MPI: &str = env!("CARGO_BIN_EXE_mancala-mpi");
+const MANCALA: &str = env!("CARGO_BIN_EXE_mancala");
+
+/// One MPI job at a time: the tests' jobs oversubscribe the cores already, and jobs started
+/// together would only make each other slow.
+fn one_job_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn have_mpirun() -> bool {
+    let found = Command::new("mpirun")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("mpirun not found: skipping the MPI tests");
+    }
+    found
+}
+
+/// `mpirun` for `ranks` local ranks of `mancala-mpi args`, allowed to run as root (CI runs as
+/// root) and on more ranks than cores.
+fn mpirun(ranks: usize, args: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args(["--oversubscribe", "-n", &ranks.to_string(), MPI])
+        .args(args);
+    c
+}
+
+fn ok(mut c: Command, what: &str) -> Output {
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{what}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mancala-mpi-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Every file of a table directory, by name, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect()
+}
+
+/// The build arguments of a game, with `--dir`.
+fn build_args<'a>(game: &'a [&'a str], dir: &'a Path) -> Vec<&'a str> {
+    let mut a = vec!["tables", "build"];
+    a.extend_from_slice(game);
+    a.extend(["--dir", dir.to_str().unwrap()]);
+    a
+}
+
+/// The files of the single-process build of `game` (`mancala tables build`).
+fn reference(name: &str, game: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let dir = temp_dir(&format!("ref-{name}"));
+    let mut c = Command::new(MANCALA);
+    c.args(build_args(game, &dir)).args(["--threads", "2"]);
+    ok(c, &format!("mancala tables build {name}"));
+    let f = files(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    f
+}
+
+/// Kalah, 6 holes, 16 seeds on the board, standard rule: built once, shared by the tests.
+const KALAH: &[&str] = &["kalah", "--holes", "6", "--max-seeds", "16"];
+
+fn kalah_reference() -> &'static [(String, Vec<u8>)] {
+    static REF: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
+    REF.get_or_init(|| reference("kalah", KALAH))
+}
+
+/// `game` on 1, 2 and 4 ranks (of one thread each; the 4 ranks share 2 cores here) gives the
+/// files of the single-process build.
+fn same_files_on_1_2_4_ranks(name: &str, game: &[&str], want: &[(String, Vec<u8>)]) {
+    for ranks in [1, 2, 4] {
+        let dir = temp_dir(&format!("{name}-{ranks}"));
+        let started = Instant::now();
+        let mut args = build_args(game, &dir);
+        args.extend(["--threads", "1"]);
+        let out = ok(mpirun(ranks, &args), &format!("{name} on {ranks} ranks"));
+        eprintln!(
+            "{name}: {ranks} ranks in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("on {ranks} rank")), "{text}");
+        assert!(
+            files(&dir) == want,
+            "{name} on {ranks} ranks: the files differ from the single-process build"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn mpi_kalah_tables_equal_one_process_both_rules() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    same_files_on_1_2_4_ranks("kalah", KALAH, kalah_reference());
+    let empty: Vec<&str> = KALAH.iter().copied().chain(["--empty-capture"]).collect();
+    let want = reference("kalah-empty-capture", &empty);
+    same_files_on_1_2_4_ranks("kalah-empty-capture", &empty, &want);
+}
+
+#[test]
+fn mpi_cyclic_and_walked_tables_equal_one_process() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    // Walak-pussa: the lean cyclic passes, exchanged after every pass. Dakon: acyclic without a
+    // schedule, the walk split by slot range.
+    for game in ["walak-pussa", "dakon"] {
+        let args = [game, "--holes", "5", "--max-seeds", "12"];
+        let want = reference(game, &args);
+        same_files_on_1_2_4_ranks(game, &args, &want);
+    }
+}
+
+#[test]
+fn mpi_exchanges_in_rounds_give_the_same_files() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    // Messages of at most 1000 bytes: every exchange of a layer goes in many rounds, as those
+    // past 2 GiB do on a big build. Three ranks, so that the parts are uneven.
+    let game = ["walak-pussa", "--holes", "5", "--max-seeds", "10"];
+    let want = reference("walak-pussa-10", &game);
+    let dir = temp_dir("rounds");
+    let mut c = mpirun(3, &build_args(&game, &dir));
+    c.env("MANCALA_MPI_MAX_MESSAGE", "1000");
+    ok(c, "walak-pussa in rounds");
+    assert!(
+        files(&dir) == want,
+        "the files differ when exchanged in rounds"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The processes whose parent is `pid` (the ranks that `mpirun` started).
+fn children(pid: u32) -> Vec<u32> {
+    let mut kids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+            continue;
+        };
+        // The parent's pid is the second field after the parenthesised command name.
+        let after = &stat[stat.rfind(')').unwrap() + 1..];
+        if after.split_whitespace().nth(1) == Some(&pid.to_string()) {
+            kids.push(p);
+        }
+    }
+    kids
+}
+
+#[test]
+fn mpi_a_killed_rank_stops_the_job_and_the_build_resumes() {
+    if !have_mpirun() || !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let want = kalah_reference();
+    let _job = one_job_at_a_time();
+    let dir = temp_dir("killed");
+    let mut args = build_args(KALAH, &dir);
+    args.extend(["--threads", "1"]);
+    let mut job = mpirun(2, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kill rank 1 once layer 13 is written, while the larger layers are being solved.
+    let mid = dir.join("kalah_6h_k013.mtb");
+    let started = Instant::now();
+    while !mid.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "layer 13 never came"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ranks = children(job.id());
+    assert_eq!(ranks.len(), 2, "mpirun's children: {ranks:?}");
+    let killed = Command::new("kill")
+        .args(["-KILL", &ranks[1].to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The job ends, with an error, in bounded time: never a hang.
+    let stopping = Instant::now();
+    let status = loop {
+        if let Some(s) = job.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            stopping.elapsed() < Duration::from_secs(60),
+            "the job did not end within 60 s of a rank's death"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success(), "a job with a dead rank succeeded");
+    // Every file that looks like a table is a complete, correct layer (temporaries aside).
+    let left = files(&dir);
+    let tables: Vec<_> = left.iter().filter(|(n, _)| n.ends_with(".mtb")).collect();
+    assert!(
+        tables.len() >= 14 && tables.len() < want.len(),
+        "{}",
+        tables.len()
+    );
+    for (n, b) in &tables {
+        assert!(
+            want.iter().any(|(m, c)| m == n && c == b),
+            "{n} is not the layer it claims"
+        );
+    }
+    // Restarted, it keeps those layers and finishes with the single-process files.
+    let out = ok(mpirun(2, &args), "the resumed build");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kept = text.matches("kept (already built)").count();
+    assert_eq!(kept, tables.len(), "{text}");
+    assert!(files(&dir) == want, "the resumed build's files differ");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mpi_bad_starts_are_clear() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let dir = temp_dir("bad");
+    let d = dir.to_str().unwrap();
+    // Two ranks with different arguments (an MPMD start): both stop before any work.
+    let out = Command::new("mpirun")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .args([
+            "--oversubscribe",
+            "-n",
+            "1",
+            MPI,
+            "tables",
+            "build",
+            "dakon",
+        ])
+        .args(["--max-seeds", "6", "--dir", d, ":", "-n", "1", MPI])
+        .args(["tables", "build", "dakon", "--max-seeds", "7", "--dir", d])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the ranks were started with different arguments: rank 1 differs from rank 0"),
+        "{err}"
+    );
+    assert!(
+        files(&dir).is_empty(),
+        "a job with mismatched ranks wrote files"
+    );
+    // Without mpirun: one rank, said so, and the same files.
+    let game = ["dakon", "--holes", "5", "--max-seeds", "8"];
+    let want = reference("dakon-8", &game);
+    let out = Command::new(MPI)
+        .args(build_args(&game, &dir))
+        .env_remove("OMPI_COMM_WORLD_SIZE")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not started by mpirun"));
+    assert!(files(&dir) == want);
+    // A bad flag: every rank says it and stops, no hang.
+    let out = mpirun(
+        2,
+        &[
+            "tables",
+            "build",
+            "kalah",
+            "--holes",
+            "20",
+            "--max-seeds",
+            "3",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("kalah is played with"), "{err}");
+    // --dry-run: the memory per rank, nothing built.
+    let dry = temp_dir("dry");
+    let mut args = build_args(KALAH, &dry);
+    args.push("--dry-run");
+    let out = ok(mpirun(2, &args), "--dry-run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("memory per rank about"), "{err}");
+    assert!(files(&dry).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&dry).unwrap();
+}
+
+/// `mancala solve --json`'s value and best moves.
+fn single_solve(game: &[&str]) -> (i64, Vec<u64>) {
+    let mut c = Command::new(MANCALA);
+    c.arg("solve").args(game).args(["--json", "--threads", "1"]);
+    let out = ok(c, "mancala solve");
+    let line = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let best = v["best"].as_array().unwrap().iter();
+    (
+        v["value"].as_i64().unwrap(),
+        best.map(|m| m.as_u64().unwrap()).collect(),
+    )
+}
+
+/// `mancala-mpi solve`'s value and best moves, and its last line.
+fn mpi_solve(ranks: usize, game: &[&str], extra: &[&str]) -> (i64, Vec<u64>, String) {
+    let mut args = vec!["solve"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&["--threads", "1", "--hash-mb", "64"]);
+    args.extend_from_slice(extra);
+    let out = ok(
+        mpirun(ranks, &args),
+        &format!("mancala-mpi solve on {ranks} ranks"),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let value = lines[0].strip_prefix("value ").unwrap().parse().unwrap();
+    let best = lines[1].strip_prefix("best ").unwrap();
+    let best = best.split(' ').map(|m| m.parse().unwrap()).collect();
+    (value, best, lines[2].to_string())
+}
+
+#[test]
+fn mpi_solve_equals_one_process() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let games: [&[&str]; 3] = [
+        &["kalah", "--holes", "4", "--seeds", "4"],
+        &["kalah", "--holes", "4", "--seeds", "4", "--empty-capture"],
+        // The cyclic game's standard board (6 holes, 4 seeds).
+        &["djenon-aboure"],
+    ];
+    for game in games {
+        let (value, best) = single_solve(game);
+        for ranks in [1, 2, 4] {
+            let (v, b, _) = mpi_solve(ranks, game, &[]);
+            assert_eq!((v, &b), (value, &best), "{game:?} on {ranks} ranks");
+        }
+    }
+    // Kalah(5,4), split at the root's moves only (5 jobs; a deeper split solves more positions
+    // exactly and takes longer here).
+    let game = ["kalah", "--holes", "5", "--seeds", "4"];
+    let (value, best) = single_solve(&game);
+    assert_eq!((value, &best[..]), (10, &[2][..]));
+    for ranks in [1, 2, 4] {
+        let (v, b, _) = mpi_solve(ranks, &game, &["--split-depth", "1"]);
+        assert_eq!((v, &b), (value, &best), "Kalah(5,4) on {ranks} ranks");
+    }
+}
+
+#[test]
+fn mpi_solve_restarts_from_its_journal() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let game = ["kalah", "--holes", "4", "--seeds", "4"];
+    let (value, best) = single_solve(&game);
+    let dir = temp_dir("journal");
+    let journal = dir.join("solve.journal");
+    let j = journal.to_str().unwrap();
+    let (v, b, last) = mpi_solve(2, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(last.contains("(0 from the journal)"), "{last}");
+    // As if killed after 5 jobs, in the middle of writing the sixth.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let jobs = lines.len() - 1;
+    let torn = format!("{}\n{}", lines[..6].join("\n"), &lines[6][..2]);
+    std::fs::write(&journal, torn).unwrap();
+    let (v, b, last) = mpi_solve(4, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(
+        last.contains(&format!("{jobs} jobs (5 from the journal)")),
+        "{last}"
+    );
+    // Complete now: nothing left to solve.
+    let (v, b, last) = mpi_solve(1, &game, &["--journal", j]);
+    assert_eq!((v, &b), (value, &best));
+    assert!(
+        last.contains(&format!("({jobs} from the journal), 0 nodes")),
+        "{last}"
+    );
+    // A journal of another solve is refused.
+    let other = ["kalah", "--holes", "4", "--seeds", "3", "--journal", j];
+    let out = mpirun(2, &[&["solve"][..], &other[..]].concat())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the journal of another solve"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
