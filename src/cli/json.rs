@@ -163,6 +163,7 @@ pub struct ToolHead {
 }
 
 impl ToolHead {
+    /// The head of `command`.
     pub fn new(command: &'static str) -> Self {
         Self {
             format: FORMAT,
@@ -214,7 +215,9 @@ impl MoveValue {
 #[derive(Serialize, JsonSchema, Clone, Debug)]
 #[serde(untagged)]
 pub enum BigCount {
+    /// Up to 2^64 - 1.
     Small(u64),
+    /// Beyond: the exact decimal digits.
     Big(String),
 }
 
