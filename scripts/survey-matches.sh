@@ -5,15 +5,15 @@
 # whose round is not solved in time is reported unknown with the round and the limit, never
 # guessed.
 #
-# Usage: scripts/survey-matches.sh [per-round limit in seconds, default 5] [GAME ...]
+# Usage: scripts/survey-matches.sh [per-round limit in seconds, default 30] [GAME ...]
 #   GAME: dakon, walak-pussa, san-yao (default: all three), or `-` for none (only assemble
 #   matches.md from the record files). Each game's records go to
 #   docs/survey/matches-GAME.txt; matches.md is then assembled from the three files, so one game
-#   can be rerun alone. With the default limit the whole script took about 10 minutes on 2 cores
+#   can be rerun alone. With the default limit the whole script took about 15 minutes on 2 cores
 #   shared with other work (most of it in the sizes that end unknown).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${1:-5}
+limit=${1:-30}
 shift || true
 games=("$@")
 if [ ${#games[@]} -eq 0 ]; then
