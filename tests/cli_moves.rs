@@ -95,3 +95,28 @@ fn a_move_marked_for_the_wrong_side_is_refused_by_name() {
     let e = fails(&["analyze", "kalah", "--moves", "S9"]);
     assert!(e.contains("out of range"), "{e}");
 }
+
+#[test]
+fn a_match_takes_the_pvs_of_its_rounds_marked_or_plain() {
+    // Dakon 3x2: round 1's PV, then round 2's from the start `solve` gives for it (3,1 in the
+    // stores, South's two last pits burnt); pasted back marked, they play the same match as the
+    // bare pit numbers.
+    let round1 = pv_line(&ok(&["solve", "dakon", "--holes", "3", "--seeds", "2"]));
+    let round2 = pv_line(&ok(&["solve", "dakon", "--position", "2,2,2/x,x,2/3,1/S"]));
+    let marked = format!("{round1} {round2}");
+    let plain: Vec<String> = marked
+        .split_whitespace()
+        .map(|w| w[1..].to_string())
+        .collect();
+    let a = json(&["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", &marked, "--json"]);
+    let b = json(&[
+        "match", "dakon", "--holes", "3", "--seeds", "2", "--moves", &plain.join(","), "--json",
+    ]);
+    assert_eq!(a, b);
+    assert_eq!(a["match_over"], true, "{a}");
+    assert_eq!(a["winner"], "S", "{a}");
+    assert_eq!(a["rounds"][1]["start"], "2,2,2/x,x,2/3,1/S", "{a}");
+    // The first move marked for North, who is not to move: refused, naming both sides.
+    let err = fails(&["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "N3"]);
+    assert!(err.contains("marked for North, but South is to move"), "{err}");
+}

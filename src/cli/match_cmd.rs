@@ -67,21 +67,32 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
     mancala::matches::check_game(R::KIND, options)?;
     let (start, starter, seeds) = first_round(&args.pos, rules)?;
     let mut m = Match::new(rules, seeds, options, start, starter)?;
-    for (i, text) in args.pos.moves.iter().enumerate() {
+    // The shared move syntax (`3`, or `S3` with the side: a printed PV pastes back); a mark is
+    // checked against the side to move of the round at that point.
+    for (i, text) in super::move_list::split(&args.pos.moves).into_iter().enumerate() {
         let place = i + 1;
-        let Ok(k) = text.trim().parse::<u32>() else {
-            bail!("move #{place} ('{text}') is not a pit number");
+        let Some(typed) = super::move_list::parse_one(text) else {
+            bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
         };
         if m.result().is_some() {
             bail!(
-                "move #{place} ({k}): the match is over after round {} ({}); the --moves list runs past the match's end",
+                "move #{place} ({text}): the match is over after round {} ({}); the --moves list runs past the match's end",
                 m.rounds().len(),
                 verdict(m.result())
             );
         }
-        let mv = Move(u8::try_from(k).unwrap_or(u8::MAX));
+        let round = m.rounds().len();
+        if let (Some(side), Some(mover)) = (typed.side, m.position().to_move()) {
+            if side != mover {
+                bail!(
+                    "move #{place} ({text}) in round {round} is marked for {side}, but {mover} is to move in {}",
+                    m.position()
+                );
+            }
+        }
+        let mv = Move(u8::try_from(typed.pit).unwrap_or(u8::MAX));
         m.play(mv)
-            .with_context(|| format!("move #{place} ({k}) in round {}", m.rounds().len()))?;
+            .with_context(|| format!("move #{place} ({text}) in round {round}"))?;
     }
     if args.interactive.interactive {
         return super::interactive::play_match(m, &args.pos.moves, &args.interactive);
