@@ -831,3 +831,38 @@ fn the_engine_uses_endgame_tables() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_repeating_match_round_can_be_ended_by_agreement() {
+    // W3 as a Walak-pussa round: ended by agreement at 29-25, the next round is what `match`
+    // sets up after a round that ended 29-25.
+    let w3 = "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S";
+    let args = [
+        "match",
+        "walak-pussa",
+        "--position",
+        w3,
+        "--interactive",
+        "--engine",
+        "none",
+    ];
+    let input = "6\n6\n7\n7\n1\n1\n2\n2\n3\n3\n4\n4\n5\n5\nend\nhistory\n";
+    let (out, _) = session_ok(&args, input);
+    assert!(
+        out.contains("round 1 over: South 29, North 25: South wins by 4"),
+        "{out}"
+    );
+    let ended = "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,25/-";
+    let v = json(&["match", "walak-pussa", "--position", ended, "--json"]);
+    let next = &v["rounds"][1];
+    assert_eq!(next["starter"], "N");
+    let announced = format!(
+        "round 2: North starts at {}",
+        next["start"].as_str().unwrap()
+    );
+    assert!(out.contains(&announced), "{announced}\n{out}");
+    assert_eq!(
+        line_after(&out, "history: "),
+        "6,6,7,7,1,1,2,2,3,3,4,4,5,5 (with a round ended by agreement)"
+    );
+}

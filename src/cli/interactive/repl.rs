@@ -259,13 +259,18 @@ fn command<S: Session>(
         "help" | "?" => writeln!(out, "{HELP}")?,
         "show" => show(&st.now, out)?,
         "history" => {
-            let (moves, cmd) = st.now.replay();
-            writeln!(out, "history: {moves}")?;
-            if !moves.is_empty() {
-                writeln!(
-                    out,
-                    "(replay: mancala {cmd} ... --moves \"{moves}\" from the same start)"
-                )?;
+            let (moves, cmd, agreed) = st.now.replay();
+            match agreed {
+                Some(why) => writeln!(out, "history: {moves} ({why})")?,
+                None => {
+                    writeln!(out, "history: {moves}")?;
+                    if !moves.is_empty() {
+                        writeln!(
+                            out,
+                            "(replay: mancala {cmd} ... --moves \"{moves}\" from the same start)"
+                        )?;
+                    }
+                }
             }
         }
         "moves" => legal_moves(&p, out)?,
