@@ -605,7 +605,7 @@ fn exit_status(p: &rexpect::session::PtySession) -> String {
 fn on_a_terminal_the_prompt_shows_and_a_move_and_quit_work() {
     let game = ["kalah", "--holes", "3", "--seeds", "2"];
     let mut p = on_terminal(&interactive_args(&game, &[]));
-    p.exp_string("Type a move (1-3) or help.").unwrap();
+    p.exp_string("Type a move (a pit number) or help.").unwrap();
     p.exp_string("South (you)> ").unwrap();
     p.send_line("1").unwrap();
     p.exp_string("South plays 1: 0,3,3/2,2,2/0,0/N").unwrap();

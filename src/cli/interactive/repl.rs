@@ -104,12 +104,11 @@ pub(super) fn run<S: Session>(
     let kind = <S::R as Rules>::KIND;
     writeln!(
         out,
-        "{} on {} holes{}: {}. Type a move (1-{}) or help.",
+        "{} on {} holes{}: {}. Type a move (a pit number) or help.",
         kind.title(),
         p.board().holes,
         if session.is_match() { ", a match" } else { "" },
         sides.describe(),
-        p.board().holes
     )?;
     let mut st = State {
         now: session,
