@@ -605,7 +605,7 @@ fn exit_status(p: &rexpect::session::PtySession) -> String {
 fn on_a_terminal_the_prompt_shows_and_a_move_and_quit_work() {
     let game = ["kalah", "--holes", "3", "--seeds", "2"];
     let mut p = on_terminal(&interactive_args(&game, &[]));
-    p.exp_string("Type a move (1-3) or help.").unwrap();
+    p.exp_string("Type a move (a pit number) or help.").unwrap();
     p.exp_string("South (you)> ").unwrap();
     p.send_line("1").unwrap();
     p.exp_string("South plays 1: 0,3,3/2,2,2/0,0/N").unwrap();
@@ -830,4 +830,39 @@ fn the_engine_uses_endgame_tables() {
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_repeating_match_round_can_be_ended_by_agreement() {
+    // W3 as a Walak-pussa round: ended by agreement at 29-25, the next round is what `match`
+    // sets up after a round that ended 29-25.
+    let w3 = "0,0,0,0,0,1,0/0,0,0,0,0,1,0/29,25/S";
+    let args = [
+        "match",
+        "walak-pussa",
+        "--position",
+        w3,
+        "--interactive",
+        "--engine",
+        "none",
+    ];
+    let input = "6\n6\n7\n7\n1\n1\n2\n2\n3\n3\n4\n4\n5\n5\nend\nhistory\n";
+    let (out, _) = session_ok(&args, input);
+    assert!(
+        out.contains("round 1 over: South 29, North 25: South wins by 4"),
+        "{out}"
+    );
+    let ended = "0,0,0,0,0,0,0/0,0,0,0,0,0,0/29,25/-";
+    let v = json(&["match", "walak-pussa", "--position", ended, "--json"]);
+    let next = &v["rounds"][1];
+    assert_eq!(next["starter"], "N");
+    let announced = format!(
+        "round 2: North starts at {}",
+        next["start"].as_str().unwrap()
+    );
+    assert!(out.contains(&announced), "{announced}\n{out}");
+    assert_eq!(
+        line_after(&out, "history: "),
+        "6,6,7,7,1,1,2,2,3,3,4,4,5,5 (with a round ended by agreement)"
+    );
 }

@@ -104,12 +104,11 @@ pub(super) fn run<S: Session>(
     let kind = <S::R as Rules>::KIND;
     writeln!(
         out,
-        "{} on {} holes{}: {}. Type a move (1-{}) or help.",
+        "{} on {} holes{}: {}. Type a move (a pit number) or help.",
         kind.title(),
         p.board().holes,
         if session.is_match() { ", a match" } else { "" },
         sides.describe(),
-        p.board().holes
     )?;
     let mut st = State {
         now: session,
@@ -259,13 +258,18 @@ fn command<S: Session>(
         "help" | "?" => writeln!(out, "{HELP}")?,
         "show" => show(&st.now, out)?,
         "history" => {
-            let (moves, cmd) = st.now.replay();
-            writeln!(out, "history: {moves}")?;
-            if !moves.is_empty() {
-                writeln!(
-                    out,
-                    "(replay: mancala {cmd} ... --moves \"{moves}\" from the same start)"
-                )?;
+            let (moves, cmd, agreed) = st.now.replay();
+            match agreed {
+                Some(why) => writeln!(out, "history: {moves} ({why})")?,
+                None => {
+                    writeln!(out, "history: {moves}")?;
+                    if !moves.is_empty() {
+                        writeln!(
+                            out,
+                            "(replay: mancala {cmd} ... --moves \"{moves}\" from the same start)"
+                        )?;
+                    }
+                }
             }
         }
         "moves" => legal_moves(&p, out)?,

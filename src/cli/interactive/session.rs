@@ -36,9 +36,10 @@ pub(super) trait Session: Clone {
     /// The lines that tell the result once [`Session::finished`].
     fn result(&self) -> Vec<String>;
 
-    /// The `--moves` list that replays this state from the command's start position, and the
-    /// command that takes it.
-    fn replay(&self) -> (String, &'static str);
+    /// The `--moves` list that replays this state from the command's start position, the
+    /// command that takes it, and why it does not replay the end when a game or round was ended
+    /// by agreement.
+    fn replay(&self) -> (String, &'static str, Option<&'static str>);
 
     /// "round 2: " in a match, nothing in a game: the prefix of prompts and of `show`.
     fn label(&self) -> String;
@@ -120,13 +121,11 @@ impl<R: Rules> Session for Game<R> {
         vec![format!("game over: {}", score_line(&self.now))]
     }
 
-    fn replay(&self) -> (String, &'static str) {
+    fn replay(&self) -> (String, &'static str, Option<&'static str>) {
         let mut words = self.prefix.clone();
         words.extend(move_list::marked(&self.start, &self.moves));
-        if self.agreed {
-            words.push("(then ended by agreement)".into());
-        }
-        (words.join(" "), "play")
+        let agreed = self.agreed.then_some("then ended by agreement");
+        (words.join(" "), "play", agreed)
     }
 
     fn label(&self) -> String {
@@ -254,14 +253,11 @@ impl<R: Rules> Session for MatchPlay<R> {
         lines
     }
 
-    fn replay(&self) -> (String, &'static str) {
+    fn replay(&self) -> (String, &'static str, Option<&'static str>) {
         let mut words = self.prefix.clone();
         words.extend(self.moves.iter().map(|m| m.to_string()));
-        let mut text = words.join(",");
-        if self.agreed {
-            text.push_str(" (with a round ended by agreement)");
-        }
-        (text, "match")
+        let agreed = self.agreed.then_some("with a round ended by agreement");
+        (words.join(","), "match", agreed)
     }
 
     fn label(&self) -> String {
