@@ -108,15 +108,30 @@ fn a_match_takes_the_pvs_of_its_rounds_marked_or_plain() {
         .split_whitespace()
         .map(|w| w[1..].to_string())
         .collect();
-    let a = json(&["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", &marked, "--json"]);
+    let a = json(&[
+        "match", "dakon", "--holes", "3", "--seeds", "2", "--moves", &marked, "--json",
+    ]);
     let b = json(&[
-        "match", "dakon", "--holes", "3", "--seeds", "2", "--moves", &plain.join(","), "--json",
+        "match",
+        "dakon",
+        "--holes",
+        "3",
+        "--seeds",
+        "2",
+        "--moves",
+        &plain.join(","),
+        "--json",
     ]);
     assert_eq!(a, b);
     assert_eq!(a["match_over"], true, "{a}");
     assert_eq!(a["winner"], "S", "{a}");
     assert_eq!(a["rounds"][1]["start"], "2,2,2/x,x,2/3,1/S", "{a}");
     // The first move marked for North, who is not to move: refused, naming both sides.
-    let err = fails(&["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "N3"]);
-    assert!(err.contains("marked for North, but South is to move"), "{err}");
+    let err = fails(&[
+        "match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "N3",
+    ]);
+    assert!(
+        err.contains("marked for North, but South is to move"),
+        "{err}"
+    );
 }

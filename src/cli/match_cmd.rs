@@ -69,7 +69,10 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
     let mut m = Match::new(rules, seeds, options, start, starter)?;
     // The shared move syntax (`3`, or `S3` with the side: a printed PV pastes back); a mark is
     // checked against the side to move of the round at that point.
-    for (i, text) in super::move_list::split(&args.pos.moves).into_iter().enumerate() {
+    for (i, text) in super::move_list::split(&args.pos.moves)
+        .into_iter()
+        .enumerate()
+    {
         let place = i + 1;
         let Some(typed) = super::move_list::parse_one(text) else {
             bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
