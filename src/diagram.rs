@@ -81,7 +81,9 @@ impl<R: Rules> fmt::Display for Diagram<'_, R> {
         writeln!(out, "{border}")?;
         writeln!(out, "{}", row(&mut (n..2 * n).rev()))?;
         let middle = format!("{:^store_w$}{}", score[1], &border[store_w..]);
-        writeln!(out, "{middle}{:^store_w$}", score[0])?;
+        // The stores centred in their columns, without the padding after South's.
+        let line = format!("{middle}{:^store_w$}", score[0]);
+        writeln!(out, "{}", line.trim_end())?;
         writeln!(out, "{}", row(&mut (0..n)))?;
         writeln!(out, "{border}")?;
         writeln!(out, "{}", labels(&mut (1..=n), "South (moves)"))?;
