@@ -109,7 +109,7 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
         Ok(Some(Box::new(KalahStages::new(word, layer)?)))
     }
 
-    /// Exact when the row tables take at most [`MEASURED_SCHEDULE`]: the schedule is made and
+    /// Exact when the row tables take at most 256 MiB: the schedule is made and
     /// measured (a few milliseconds at the sizes that can be built). Beyond, only the row tables,
     /// from their count, without making them: making them would take seconds and gigabytes
     /// (and could fail) just to state an estimate, whose layer is then hundreds of times larger.
