@@ -474,3 +474,56 @@ fn an_interrupted_survey_keeps_its_finished_sizes() {
     assert!(plot.contains("interrupted"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `verify first-player --tables` without DIR probes the default table directory, as `solve
+/// --tables` does: the same values, fewer nodes.
+#[test]
+fn survey_tables_default_to_the_default_directory() {
+    let dir = temp_dir("survey-default-tables");
+    ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "12",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    let survey = |tables: bool| -> Value {
+        let mut args = vec![
+            "verify",
+            "first-player",
+            "kalah",
+            "--holes",
+            "4",
+            "--seeds",
+            "2..3",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        if tables {
+            args.push("--tables");
+        }
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(&args)
+            .env("MANCALA_TABLES", &dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let (plain, probed) = (survey(false), survey(true));
+    let rows = |v: &Value| v["results"].as_array().unwrap().clone();
+    for (a, b) in rows(&plain).iter().zip(rows(&probed).iter()) {
+        assert_eq!(a["value"], b["value"], "{a} / {b}");
+        assert_eq!(a["best"], b["best"], "{a} / {b}");
+    }
+    // Kalah(4,3) has 24 seeds: with every position of up to 12 on the board known, the search
+    // stops far earlier.
+    let nodes = |v: &Value| rows(v)[1]["nodes"].as_u64().unwrap();
+    assert!(nodes(&probed) < nodes(&plain), "{plain} / {probed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

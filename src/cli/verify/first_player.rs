@@ -30,9 +30,10 @@ pub(super) struct FirstPlayerArgs {
     rules: RuleArgs,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node.
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
+    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node; without
+    /// DIR, the default table directory (write `--tables=DIR` then), as `solve --tables` does.
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    tables: Option<Option<PathBuf>>,
     /// Give each board size at most SECS seconds; sizes cut off are reported as unknown.
     #[arg(long, value_parser = parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
@@ -96,7 +97,11 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|p| OutFile::new(p, "--plot"))
         .transpose()?;
-    let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, a.tables.as_deref()))?;
+    let tables = a
+        .tables
+        .as_ref()
+        .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
+    let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref()))?;
     // After Ctrl-C the finished sizes are still written, the others marked; the exit status
     // says the run was interrupted (as `solve`'s does).
     let interrupted = results.iter().any(|r| r.status == SizeStatus::Interrupted);
