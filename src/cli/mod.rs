@@ -13,6 +13,7 @@ mod match_cmd;
 mod move_list;
 mod play;
 mod report;
+mod rule_args;
 mod solve;
 mod tables;
 mod verify;
@@ -25,6 +26,7 @@ use mancala::variant::Variant;
 use mancala::Position;
 
 use draw::draw;
+use rule_args::RuleArgs;
 
 /// `--version`: the crate version, and the git commit when built from a checkout (`build.rs`).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("MANCALA_VERSION_SUFFIX"));
@@ -106,47 +108,6 @@ pub struct PositionArgs {
     rules: RuleArgs,
 }
 
-/// The rule options (docs/rules.md §2.12) of every game, a flag each, made from the games' own
-/// declarations ([`Rules::OPTIONS`]); each belongs to one game.
-#[derive(Debug, Clone, Default)]
-struct RuleArgs {
-    /// The options given, by name.
-    on: Vec<&'static str>,
-}
-
-impl clap::FromArgMatches for RuleArgs {
-    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let all = GameKind::ALL.into_iter().flat_map(|g| g.options());
-        let on = all.filter(|o| m.get_flag(o.name)).map(|o| o.name).collect();
-        Ok(Self { on })
-    }
-
-    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
-    }
-}
-
-impl Args for RuleArgs {
-    fn augment_args(mut cmd: clap::Command) -> clap::Command {
-        for g in GameKind::ALL {
-            for o in g.options() {
-                cmd = cmd.arg(
-                    clap::Arg::new(o.name)
-                        .long(o.name)
-                        .action(clap::ArgAction::SetTrue)
-                        .help(format!("{}: {}", g.title(), o.help)),
-                );
-            }
-        }
-        cmd
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
-}
-
 #[derive(Args, Debug)]
 struct PlayArgs {
     #[command(flatten)]
@@ -165,13 +126,6 @@ struct MovesArgs {
     /// Print {"moves":[{"move":K,"position":POS},...]}.
     #[arg(long)]
     json: bool,
-}
-
-impl RuleArgs {
-    /// `game` with these options (an option of another game is an error).
-    fn variant(&self, game: GameKind) -> Result<Variant> {
-        Variant::new(game, &self.on).map_err(anyhow::Error::msg)
-    }
 }
 
 fn parse_game(s: &str) -> Result<GameKind, String> {

@@ -8,6 +8,10 @@ use mancala::rules::GameKind;
 use mancala::variant::Variant;
 use std::path::PathBuf;
 
+#[path = "../../cli/rule_args.rs"]
+mod rule_args;
+pub use rule_args::RuleArgs;
+
 /// `mancala` on MPI: commands split over the ranks of `mpirun` (docs/scale-out.md).
 #[derive(Parser, Debug)]
 #[command(name = "mancala-mpi", version, about, long_about = None)]
@@ -65,7 +69,7 @@ impl SolveArgs {
 
     /// The game with its options.
     pub fn variant(&self) -> Result<Variant> {
-        Variant::new(self.game, &self.rules.on).map_err(anyhow::Error::msg)
+        self.rules.variant(self.game)
     }
 }
 
@@ -107,7 +111,7 @@ pub struct BuildArgs {
 impl BuildArgs {
     /// The game with its options.
     pub fn variant(&self) -> Result<Variant> {
-        Variant::new(self.game, &self.rules.on).map_err(anyhow::Error::msg)
+        self.rules.variant(self.game)
     }
 
     /// The holes per row, checked against the game's range.
@@ -126,46 +130,6 @@ impl BuildArgs {
 
 fn parse_game(s: &str) -> Result<GameKind, String> {
     s.parse()
-}
-
-/// The rule options (docs/rules.md §2.12), a flag each, from the games' own declarations, as
-/// `mancala` has them (its `RuleArgs` lives in its binary, out of reach of this one).
-#[derive(Debug, Clone, Default)]
-pub struct RuleArgs {
-    on: Vec<&'static str>,
-}
-
-impl clap::FromArgMatches for RuleArgs {
-    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let all = GameKind::ALL.into_iter().flat_map(|g| g.options());
-        let on = all.filter(|o| m.get_flag(o.name)).map(|o| o.name).collect();
-        Ok(Self { on })
-    }
-
-    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
-    }
-}
-
-impl Args for RuleArgs {
-    fn augment_args(mut cmd: clap::Command) -> clap::Command {
-        for g in GameKind::ALL {
-            for o in g.options() {
-                cmd = cmd.arg(
-                    clap::Arg::new(o.name)
-                        .long(o.name)
-                        .action(clap::ArgAction::SetTrue)
-                        .help(format!("{}: {}", g.title(), o.help)),
-                );
-            }
-        }
-        cmd
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
 }
 
 /// A checksum of the arguments (the program's name left out, so that ranks may start it from
