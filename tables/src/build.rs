@@ -47,6 +47,32 @@ pub struct LayerReport {
     pub rebuilt_because: Option<String>,
 }
 
+/// The progress line of a layer, as `tables build` prints it: number, entries, encoding,
+/// exceptions, file bytes, then the time and rate (or that the file was kept).
+impl std::fmt::Display for LayerReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "layer {:>3}: {:>12} entries, {}",
+            self.layer, self.entries, self.encoding
+        )?;
+        if self.exceptions > 0 {
+            write!(f, " + {} exceptions", self.exceptions)?;
+        }
+        write!(f, ", {:>12} bytes, ", self.bytes)?;
+        if self.resumed {
+            write!(f, "kept (already built)")
+        } else {
+            write!(
+                f,
+                "{:.3} s, {:.1} M positions/s",
+                self.seconds,
+                self.entries as f64 / self.seconds.max(1e-9) / 1e6
+            )
+        }
+    }
+}
+
 /// Memory a build needs, in bytes, stated before it starts.
 #[derive(Clone, Copy, Debug)]
 pub struct MemoryEstimate {

@@ -80,29 +80,11 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8, world: &World) -> Result<
         if !root {
             return;
         }
-        let what = if r.resumed {
-            "kept (already built)".to_string()
-        } else {
-            format!(
-                "{:.3} s, {:.1} M positions/s",
-                r.seconds,
-                r.entries as f64 / r.seconds.max(1e-9) / 1e6
-            )
-        };
-        let exc = if r.exceptions > 0 {
-            format!(" + {} exceptions", r.exceptions)
-        } else {
-            String::new()
-        };
         if let Some(why) = &r.rebuilt_because {
             eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
         }
         if io_result.is_ok() {
-            io_result = writeln!(
-                out,
-                "layer {:>3}: {:>12} entries, {}{exc}, {:>12} bytes, {what}",
-                r.layer, r.entries, r.encoding, r.bytes
-            );
+            io_result = writeln!(out, "{r}");
         }
     })
     .with_context(|| format!("building the tables of {id}"))?;
