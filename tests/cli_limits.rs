@@ -44,7 +44,65 @@ fn a_timed_out_solve_prints_proven_bounds_and_exits_124() {
     );
     let o = mancala(&[&["analyze"][..], &LONG, &["--time-limit", "0.3"]].concat());
     assert_eq!(o.status.code(), Some(124));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("time limit"));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("(being valued)"), "{text}");
+    assert!(text.contains("value:    in ["), "{text}");
+    assert!(
+        text.contains("stopped by the time limit of 0.3 s"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_timed_out_analysis_keeps_the_moves_it_valued() {
+    // Kalah(4,4): the full analysis first, then the same stopped at several limits. Whatever
+    // the stop found, a valued move has its exact value, the others bounds around it, and the
+    // position's bounds hold its value.
+    let args = [
+        "analyze",
+        "kalah",
+        "--holes",
+        "4",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let o = mancala(&args);
+    assert!(o.status.success());
+    let full: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let value = full["value"].as_i64().unwrap();
+    for limit in ["0.001", "0.02", "0.05", "0.1"] {
+        let o = mancala(&[&args[..], &["--time-limit", limit]].concat());
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        if o.status.success() {
+            assert_eq!(v, {
+                let mut f = full.clone();
+                f["seconds"] = v["seconds"].clone();
+                f
+            });
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(124));
+        assert_eq!(v["complete"], false);
+        let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+        assert!(lo <= value && value <= hi, "{value} not in [{lo}, {hi}]");
+        let moves = v["moves"].as_array().unwrap();
+        let exact = full["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), exact.len());
+        for (m, e) in moves.iter().zip(exact) {
+            assert_eq!(m["move"], e["move"]);
+            let want = e["value"].as_i64().unwrap();
+            let (a, b) = (m["lower"].as_i64().unwrap(), m["upper"].as_i64().unwrap());
+            assert!(
+                a <= want && want <= b,
+                "move {}: {want} not in [{a}, {b}]",
+                m["move"]
+            );
+            if !m["value"].is_null() {
+                assert_eq!((m["value"].as_i64(), a, b), (Some(want), want, want));
+            }
+        }
+    }
 }
 
 #[test]

@@ -348,6 +348,25 @@ fn solve_and_analyze_validate() {
         (Some(false), Some("time-limit"))
     );
     assert!(v["lower"].as_i64().unwrap() <= v["upper"].as_i64().unwrap());
+    // An analysis cut off the same way: every move with its bounds.
+    let o = mancala(&[
+        "analyze",
+        "kalah",
+        "--holes",
+        "6",
+        "--seeds",
+        "6",
+        "--time-limit",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(124));
+    let v = valid(
+        serde_json::from_slice(&o.stdout).unwrap(),
+        "analyze_stopped",
+    );
+    assert_eq!(v["moves"].as_array().unwrap().len(), 6);
+    assert!(v["lower"].as_i64().unwrap() <= v["upper"].as_i64().unwrap());
 }
 
 #[test]

@@ -28,6 +28,7 @@ pub use retro::{
     Collective, Indexer, Lower, Placed, Schedule, OVER,
 };
 pub use search::{
-    analyze, solve, Oracle, OracleSlot, Progress, SearchConfig, SearchError, SearchResult, Solver,
+    analyze, solve, Oracle, OracleSlot, Progress, Proven, SearchConfig, SearchError, SearchResult,
+    Solver,
 };
 pub use tt::{TranspositionTable, TtError};

@@ -325,19 +325,61 @@ pub struct SolveStopped {
     /// Always false here.
     pub complete: bool,
     pub stopped: StopCause,
-    /// Always null here: not known.
+    /// The final South-minus-North value when the search had proven it (it stopped while
+    /// proving the best moves or the principal variation); else null.
     pub value: Option<i32>,
-    /// The proven bounds on the final South-minus-North value.
+    /// The proven bounds on the final South-minus-North value (both `value` when known).
     pub lower: i32,
     pub upper: i32,
     /// The winner when the bounds alone decide it.
     pub winner: Option<Winner>,
+    /// Moves proven to reach `value` so far (empty while the value is unknown).
+    pub best: Vec<u8>,
+    /// Moves proven not to reach it.
+    pub worse: Vec<u8>,
     pub nodes: u64,
     pub seconds: f64,
 }
 
 impl Output for SolveStopped {
     const COMMANDS: &'static [&'static str] = &["solve"];
+}
+
+/// `analyze`, stopped by `--time-limit` or Ctrl-C: each move's value or proven bounds.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "analyze_stopped")]
+pub struct AnalyzeStopped {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// Always false here.
+    pub complete: bool,
+    pub stopped: StopCause,
+    /// The proven bounds on the position's final South-minus-North value.
+    pub lower: i32,
+    pub upper: i32,
+    /// The winner when the bounds alone decide it.
+    pub winner: Option<Winner>,
+    /// Every legal move, in move order.
+    pub moves: Vec<MoveBounds>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Output for AnalyzeStopped {
+    const COMMANDS: &'static [&'static str] = &["analyze"];
+}
+
+/// One move of a stopped analysis.
+#[derive(Serialize, JsonSchema)]
+pub struct MoveBounds {
+    /// The pit number, 1..=holes.
+    #[serde(rename = "move")]
+    pub pit: u8,
+    /// The final South-minus-North value after it, when valued; else null.
+    pub value: Option<i32>,
+    /// Proven bounds on that value (both `value` when valued).
+    pub lower: i32,
+    pub upper: i32,
 }
 
 /// `analyze`: the value of every legal move.
@@ -856,6 +898,7 @@ pub fn schema() -> Value {
     add::<Solve>(&mut g, &mut roots);
     add::<SolveStopped>(&mut g, &mut roots);
     add::<Analyze>(&mut g, &mut roots);
+    add::<AnalyzeStopped>(&mut g, &mut roots);
     add::<SolveLine>(&mut g, &mut roots);
     add::<AnalyzeLine>(&mut g, &mut roots);
     add::<BatchError>(&mut g, &mut roots);

@@ -87,6 +87,6 @@ mod threads;
 
 pub use config::SearchConfig;
 pub use oracle::{Oracle, OracleSlot};
-pub use outcome::{SearchError, SearchResult};
+pub use outcome::{Proven, SearchError, SearchResult};
 pub use progress::Progress;
 pub use solver::{analyze, solve, Solver};

@@ -29,6 +29,36 @@ pub struct SearchResult<G: Game> {
     pub tt_bytes: usize,
 }
 
+/// What a solve or an analysis has proven so far, kept up to date while it runs, so that a
+/// search stopped by its flag still says what it finished ([`Solver::solve_tracked`],
+/// [`Solver::analyze_tracked`]).
+///
+/// [`Solver::solve_tracked`]: super::Solver::solve_tracked
+/// [`Solver::analyze_tracked`]: super::Solver::analyze_tracked
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proven<M> {
+    /// The exact future value of the position, once known.
+    pub value: Option<i32>,
+    /// Moves proven to achieve `value`, in `children()` order (solve).
+    pub best: Vec<M>,
+    /// Moves proven not to achieve it, in `children()` order (solve).
+    pub worse: Vec<M>,
+    /// Moves with their exact value from the mover's point of view, in `children()` order
+    /// (analyze).
+    pub valued: Vec<(M, i32)>,
+}
+
+impl<M> Default for Proven<M> {
+    fn default() -> Self {
+        Self {
+            value: None,
+            best: Vec::new(),
+            worse: Vec::new(),
+            valued: Vec::new(),
+        }
+    }
+}
+
 /// Why a search gave no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchError {

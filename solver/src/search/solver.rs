@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::config::SearchConfig;
 use super::oracle::Oracle;
-use super::outcome::{SearchError, SearchResult};
+use super::outcome::{Proven, SearchError, SearchResult};
 use super::shared::Job;
 use super::threads::Pool;
 use crate::game::{Children, Game};
@@ -76,22 +76,37 @@ impl<'o, G: Game> Solver<'o, G> {
     /// # Errors
     /// [`SearchError::Interrupted`] when the stop flag was raised.
     pub fn solve(&mut self, pos: &G) -> Result<SearchResult<G>, SearchError> {
+        self.solve_tracked(pos, &mut Proven::default())
+    }
+
+    /// [`Solver::solve`], recording in `proven` the value once known and each move as it is
+    /// proven best or worse, so that a stopped solve leaves what it proved.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn solve_tracked(
+        &mut self,
+        pos: &G,
+        proven: &mut Proven<G::Move>,
+    ) -> Result<SearchResult<G>, SearchError> {
         let start = Instant::now();
         let before = self.pool.stats;
         let value = self.value(pos)?;
+        proven.value = Some(value);
         let mut children = Children::new();
         pos.children(&mut children);
-        let mut best = Vec::new();
         for c in children.as_slice() {
             if self.pool.achieves(c, value)? {
-                best.push(c.mv);
+                proven.best.push(c.mv);
+            } else {
+                proven.worse.push(c.mv);
             }
         }
         let pv = self.pool.pv(pos, value)?;
         let stats = self.pool.stats;
         Ok(SearchResult {
             value,
-            best,
+            best: proven.best.clone(),
             pv,
             nodes: stats.nodes - before.nodes,
             tt_probes: stats.probes - before.probes,
@@ -107,21 +122,33 @@ impl<'o, G: Game> Solver<'o, G> {
     /// # Errors
     /// [`SearchError::Interrupted`] when the stop flag was raised.
     pub fn analyze(&mut self, pos: &G) -> Result<Vec<(G::Move, i32)>, SearchError> {
+        let mut proven = Proven::default();
+        self.analyze_tracked(pos, &mut proven)?;
+        Ok(proven.valued)
+    }
+
+    /// [`Solver::analyze`], recording each move's value in `proven.valued` as it is found, so
+    /// that a stopped analysis leaves the moves it valued.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn analyze_tracked(
+        &mut self,
+        pos: &G,
+        proven: &mut Proven<G::Move>,
+    ) -> Result<(), SearchError> {
         let mut children = Children::new();
         pos.children(&mut children);
-        let mut out = Vec::with_capacity(children.len());
         for c in children.as_slice() {
             let f = self.value(&c.next)?;
-            out.push((
-                c.mv,
-                if c.turn_passed {
-                    c.gain - f
-                } else {
-                    c.gain + f
-                },
-            ));
+            proven
+                .valued
+                .push((c.mv, c.gain + if c.turn_passed { -f } else { f }));
         }
-        Ok(out)
+        if !children.is_empty() {
+            proven.value = proven.valued.iter().map(|v| v.1).max();
+        }
+        Ok(())
     }
 
     /// Counters summed over every call so far.

@@ -463,3 +463,134 @@ fn the_guess_is_made_once_and_shared() {
     sh.guess.store(GUESS_STOPPED, Ordering::Relaxed);
     assert_eq!(Searcher::new(&sh, 1).shared_guess(&g, 4), None);
 }
+
+/// An oracle that knows nothing and raises the stop flag at its `after`-th call: a search
+/// stopped at a chosen point, the same one on every run with one thread.
+struct StopAfter {
+    after: u64,
+    calls: std::sync::atomic::AtomicU64,
+    stop: Arc<AtomicBool>,
+}
+
+impl<const C: bool> Oracle<Graph<C>> for StopAfter {
+    fn probe(&self, _: &Graph<C>) -> Option<i32> {
+        if self.calls.fetch_add(1, Ordering::Relaxed) + 1 == self.after {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        None
+    }
+}
+
+/// A solve and an analysis of `root` with one thread, stopped at the `after`-th oracle call
+/// (never, for `u64::MAX`): their results, what they recorded, and the oracle's calls.
+#[allow(clippy::type_complexity)]
+fn stopped_at<const C: bool>(
+    root: &Graph<C>,
+    after: u64,
+) -> (
+    (Result<SearchResult<Graph<C>>, SearchError>, Proven<u8>, u64),
+    (Result<(), SearchError>, Proven<u8>, u64),
+) {
+    let run = |analysis: bool| {
+        let stop = Arc::new(AtomicBool::new(false));
+        let oracle = StopAfter {
+            after,
+            calls: Default::default(),
+            stop: stop.clone(),
+        };
+        let c = SearchConfig {
+            stop: Some(stop),
+            ..cfg(1, 1 << 12)
+        };
+        let mut solver = Solver::new(root, c, Some(&oracle)).unwrap();
+        let mut proven = Proven::default();
+        let r = if analysis {
+            Err(solver.analyze_tracked(root, &mut proven))
+        } else {
+            Ok(solver.solve_tracked(root, &mut proven))
+        };
+        (r, proven, oracle.calls.load(Ordering::Relaxed))
+    };
+    let (Ok(s), sp, sc) = run(false) else {
+        unreachable!()
+    };
+    let (Err(a), ap, ac) = run(true) else {
+        unreachable!()
+    };
+    ((s, sp, sc), (a, ap, ac))
+}
+
+#[test]
+fn a_stopped_search_keeps_what_it_proved() {
+    let spec = graph_spec(42, 20, 1 << 15, 50, 60);
+    let root = Graph::<false> {
+        spec,
+        layer: 20,
+        idx: 1,
+    };
+    let ((full, _, solve_calls), (_, full_analysis, analysis_calls)) = stopped_at(&root, u64::MAX);
+    let full = full.unwrap();
+    let mut ch = Children::new();
+    root.children(&mut ch);
+    let moves: Vec<_> = ch.as_slice().iter().map(|c| c.mv).collect();
+    assert!(moves.len() > 2);
+    // Where the value phase of the solve ends, and where the first move's valuation ends: the
+    // oracle calls of those searches alone (one thread: the same on every run).
+    let counted = |f: &dyn Fn(&mut Solver<'_, Graph<false>>)| {
+        let oracle = StopAfter {
+            after: u64::MAX,
+            calls: Default::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        f(&mut Solver::new(&root, cfg(1, 1 << 12), Some(&oracle)).unwrap());
+        oracle.calls.load(Ordering::Relaxed)
+    };
+    let value_calls = counted(&|s| {
+        s.value(&root).unwrap();
+    });
+    let first_move_calls = counted(&|s| {
+        s.value(&ch.as_slice()[0].next).unwrap();
+    });
+    assert!(value_calls < solve_calls && first_move_calls < analysis_calls);
+    let mut points: Vec<u64> = (1..8).map(|i| solve_calls * i / 8).collect();
+    points.extend([value_calls + 1, first_move_calls + 1]);
+    let (mut value_only, mut some_valued) = (false, false);
+    for after in points {
+        let ((s, sp, _), (a, ap, _)) = stopped_at(&root, after);
+        // Solve: the value once known is the value; each move proven best is best and each
+        // proven worse is not, tested in move order.
+        match s {
+            Ok(r) => assert_eq!((r.value, &r.best), (full.value, &full.best)),
+            Err(e) => assert_eq!(e, SearchError::Interrupted),
+        }
+        match sp.value {
+            Some(v) => assert_eq!(v, full.value),
+            None => assert!(sp.best.is_empty() && sp.worse.is_empty()),
+        }
+        let tested = sp.best.len() + sp.worse.len();
+        value_only |= sp.value.is_some() && tested < moves.len();
+        let in_order: Vec<_> = moves
+            .iter()
+            .filter(|m| sp.best.contains(m) || sp.worse.contains(m))
+            .copied()
+            .collect();
+        assert_eq!(in_order, moves[..tested].to_vec());
+        assert!(sp.best.iter().all(|m| full.best.contains(m)));
+        assert!(sp.worse.iter().all(|m| !full.best.contains(m)));
+        // Analysis: the moves valued are the first ones of the full analysis, with its values.
+        assert_eq!(ap.valued, full_analysis.valued[..ap.valued.len()].to_vec());
+        match a {
+            Ok(()) => assert_eq!(ap, full_analysis),
+            Err(e) => assert_eq!(e, SearchError::Interrupted),
+        }
+        some_valued |= !ap.valued.is_empty() && ap.valued.len() < moves.len();
+    }
+    assert!(
+        value_only,
+        "no solve stopped between its value and its best moves"
+    );
+    assert!(
+        some_valued,
+        "no analysis stopped with some of its moves valued"
+    );
+}
