@@ -6,12 +6,13 @@ chosen from `mancala moves --json`): by default one position per playout, after 
 with `--games`, every position of each playout from its first move to its end (a file of game
 records, as when analysing played games). Solves them once with
 `mancala solve kalah --batch FILE` and once with one `mancala solve kalah --position P` per line,
-checks that every value agrees, and prints both wall times and their ratio.
+checks that every value agrees, and prints both wall times, CPU times (user + system of the
+child processes: steadier on a shared machine) and their ratios.
 
     scripts/bench-batch.py [--bin target/release/mancala] [-n 1000] [--holes 6] [--seeds 3]
                            [--threads 1] [--extra "--hash-mb 64"]
 """
-import argparse, json, random, subprocess, sys, tempfile, time, os
+import argparse, json, random, resource, subprocess, sys, tempfile, time, os
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--bin", default="target/release/mancala")
@@ -58,19 +59,24 @@ with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
     path = f.name
 print(f"{len(positions)} positions in {path}", file=sys.stderr)
 
-t = time.monotonic()
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+t, c = time.monotonic(), cpu()
 out = run(["solve", "kalah", "--batch", path, "--threads", a.threads] + extra)
-batch_s = time.monotonic() - t
+batch_s, batch_cpu = time.monotonic() - t, cpu() - c
 batch = [json.loads(l)["value"] for l in out.splitlines()]
-print(f"batch:    {batch_s:8.2f} s")
+print(f"batch:    {batch_s:8.2f} s wall, {batch_cpu:8.2f} s CPU")
 if a.skip_separate:
     sys.exit(0)
-t = time.monotonic()
+t, c = time.monotonic(), cpu()
 sep = []
 for p in positions:
     sep.append(json.loads(run(["solve", "kalah", "--position", p, "--json", "--threads", a.threads] + extra))["value"])
-sep_s = time.monotonic() - t
-print(f"separate: {sep_s:8.2f} s")
+sep_s, sep_cpu = time.monotonic() - t, cpu() - c
+print(f"separate: {sep_s:8.2f} s wall, {sep_cpu:8.2f} s CPU")
 bad = [i for i, (x, y) in enumerate(zip(batch, sep)) if x != y]
-print(f"ratio batch/separate: {batch_s / sep_s:.3f}; values differ on {len(bad)} lines")
+print(f"ratio batch/separate: {batch_s / sep_s:.3f} wall, {batch_cpu / sep_cpu:.3f} CPU; "
+      f"values differ on {len(bad)} lines")
 sys.exit(1 if bad or len(batch) != len(sep) else 0)

@@ -504,3 +504,36 @@ fn verify_catches_a_wrong_entry() {
     assert!(out.contains(&format!("slot {slot} ")), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The memory a build says it needs before it starts (and is refused by) is within 10 % of the
+/// peak it then uses, on mid-size builds of an acyclic and a cyclic game.
+#[test]
+fn the_memory_estimate_is_within_ten_percent_of_the_peak() {
+    for (game, holes, k) in [("kalah", "6", "18"), ("djenon-aboure", "6", "14")] {
+        let dir = temp_dir(&format!("estimate-{game}"));
+        let d = dir.to_str().unwrap();
+        let v = json(&[
+            "tables",
+            "build",
+            game,
+            "--holes",
+            holes,
+            "--max-seeds",
+            k,
+            "--dir",
+            d,
+            "--json",
+        ]);
+        let estimate = v["memory_estimate"].as_f64().unwrap();
+        // The peak is read from /proc/self/status; without it there is nothing to compare.
+        let Some(peak) = v["peak_memory"].as_f64() else {
+            continue;
+        };
+        let ratio = peak / estimate;
+        assert!(
+            (0.9..=1.1).contains(&ratio),
+            "{game} {holes} holes K={k}: estimate {estimate} bytes, peak {peak} ({ratio:.3})"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -36,6 +36,24 @@ pub fn available_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// A `kB` field of /proc/self/status (`VmRSS`, `VmHWM`), in bytes, when the system says.
+fn own_status_bytes(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// This process's resident memory now (`VmRSS`).
+pub fn resident_bytes() -> Option<u64> {
+    own_status_bytes("VmRSS:")
+}
+
+/// This process's peak resident memory so far (`VmHWM`).
+pub fn peak_resident_bytes() -> Option<u64> {
+    own_status_bytes("VmHWM:")
+}
+
 /// `bytes` as MiB with one decimal.
 pub fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)

@@ -561,6 +561,12 @@ pub struct TablesBuild {
     pub bytes: u64,
     pub bits_per_entry: f64,
     pub seconds: f64,
+    /// The memory the build was estimated to need before it started, in bytes (the one a build
+    /// too large for the machine is refused by).
+    pub memory_estimate: u64,
+    /// The process's peak resident memory (`VmHWM`), in bytes; null where the system does not
+    /// say.
+    pub peak_memory: Option<u64>,
 }
 
 impl Output for TablesBuild {

@@ -199,18 +199,23 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
     let threads = engine::threads(a.threads)?;
+    // The process itself (code, allocator, threads) counts too: it is most of a small build.
+    // Read before the estimate, which may build the top layer's schedule to measure it.
+    let own = engine::resident_bytes().unwrap_or(0);
     let mem = tables::memory_estimate(&ix, k);
+    let estimate = mem.total().saturating_add(own);
     eprintln!(
-        "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables); {threads} thread{}",
+        "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables, {} the program); {threads} thread{}",
         dir.display(),
         mem.entries,
         mem.largest_layer,
-        mib(mem.total()),
+        mib(estimate),
         mib(mem.working),
         mib(mem.tables),
+        mib(own),
         if threads == 1 { "" } else { "s" }
     );
-    engine::ensure_memory(&format!("building {id} up to {k} seeds"), mem.total())?;
+    engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
     let opts = BuildOptions {
         threads,
         progress: a.progress || std::io::stderr().is_terminal(),
@@ -261,6 +266,8 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             bytes,
             bits_per_entry: bits,
             seconds,
+            memory_estimate: estimate,
+            peak_memory: engine::peak_resident_bytes(),
         };
         super::json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
