@@ -71,6 +71,17 @@ impl<'o, G: Game> Solver<'o, G> {
         self.pool.run(Job::Exact(*pos, -s, s))
     }
 
+    /// One null-window test, "is the future value of `pos` at least `t`?" (a position reachable
+    /// from the solver's root), answered as a fail-soft bound `r`: `r >= t` (yes) proves
+    /// `F(pos) >= r`, `r < t` (no) proves `F(pos) <= r`. A position whose game is over answers
+    /// 0, its value.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn bound(&mut self, pos: &G, t: i32) -> Result<i32, SearchError> {
+        self.pool.bound(pos, t)
+    }
+
     /// Solves `pos` (a position reachable from the solver's root): value, best moves, PV.
     ///
     /// # Errors
