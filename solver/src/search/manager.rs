@@ -209,7 +209,10 @@ impl<G: Game> Manager<G> {
     }
 
     fn answered(&mut self, id: u64) -> Out {
-        let o = self.out.remove(&id).expect("an answer to a job that is not out");
+        let o = self
+            .out
+            .remove(&id)
+            .expect("an answer to a job that is not out");
         self.out_by_test.remove(&(o.key, o.bound));
         self.load[o.worker] -= 1;
         o
