@@ -371,7 +371,7 @@ struct Stats {
 
 fn stats(line: &str) -> Stats {
     let words: Vec<&str> = line
-        .split(|c: char| c == ' ' || c == ',' || c == ';' || c == '(' || c == ')')
+        .split([' ', ',', ';', '(', ')'])
         .filter(|w| !w.is_empty())
         .collect();
     let before = |name: &str| -> u64 {

@@ -52,6 +52,9 @@ pub fn owner(key: u128, workers: usize) -> usize {
     (z % workers.max(1) as u64) as usize
 }
 
+/// A finished job of the journal: the position's key, the bound of its test, the result.
+pub type JobResult = (u128, i32, i32);
+
 /// The journal of a split solve: a text file whose first line names the solve (the root, the
 /// rules, the depth: any line the caller makes) and whose every other line is a finished job,
 /// `KEY BOUND RESULT` (the position's [`Game::key`] in hex, the bound of its null-window test
@@ -69,7 +72,7 @@ impl Journal {
     /// # Errors
     /// When the file cannot be read or written, or belongs to another solve (another header),
     /// or holds a line that is not a job.
-    pub fn open(path: &Path, header: &str) -> Result<(Journal, Vec<(u128, i32, i32)>), String> {
+    pub fn open(path: &Path, header: &str) -> Result<(Journal, Vec<JobResult>), String> {
         let io = |e: std::io::Error| format!("{}: {e}", path.display());
         let mut done = Vec::new();
         let mut keep = 0u64;
