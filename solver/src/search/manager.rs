@@ -23,8 +23,8 @@
 //! # Jobs
 //!
 //! Every undecided test needs the undecided tests of its children, down to the frontier, where
-//! each is a job `(position, bound)`: the list of those jobs, in a depth-first walk in move
-//! order, is what the manager wants done. The same `(position, bound)` reached by two paths (a
+//! each is a job `(position, bound)`: the list of those jobs, in a depth-first walk in the
+//! search's static move order (turn-keeping moves, then gain), is what the manager wants done. The same `(position, bound)` reached by two paths (a
 //! transposition) is one job. Jobs are placed by a hash of the position ([`owner`]), so that a
 //! position always goes to the same worker, whose transposition table then serves its later
 //! jobs; each worker has at most `per_worker` jobs at a time (one running, the next waiting), the
@@ -41,6 +41,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::order::move_order;
 use super::split::owner;
 use crate::game::{Child, Children, Game};
 
@@ -420,7 +421,12 @@ impl<G: Game> Manager<G> {
         }
         let mut kids = Children::new();
         p.children(&mut kids);
-        for c in kids.as_slice() {
+        let kids = kids.as_slice();
+        // The search's static order (turn-keeping moves, then gain, then the game's hint): the
+        // child most likely to reach `t` first, so its jobs go out first.
+        let order = move_order(kids, None, |_, c| c.gain);
+        for &i in &order[..kids.len()] {
+            let c = &kids[usize::from(i)];
             if c.next.is_over() {
                 continue;
             }
