@@ -183,6 +183,13 @@ impl<G: Game> Manager<G> {
         self.counts.reused += 1;
     }
 
+    /// The interval of the root's future value that the results so far prove (for progress
+    /// reports).
+    pub fn root_interval(&mut self) -> (i32, i32) {
+        let root = self.root;
+        self.interval(&root, self.depth)
+    }
+
     /// The counters so far.
     pub fn counts(&self) -> Counts {
         self.counts
@@ -599,6 +606,11 @@ mod tests {
         let (o, c2, _) = run(root, 3, 3, 2, 6, &log[..log.len() / 2]);
         assert_eq!((o.value, &o.best), (want.value, &want.best));
         assert_eq!(c2.reused, (log.len() / 2) as u64);
+        let mut m = Manager::new(root, 3, 1, 1);
+        for &(k, b, r) in &log {
+            m.learn(k, b, r);
+        }
+        assert_eq!(m.root_interval(), (want.value, want.value));
         let (o, c3, _) = run(root, 3, 1, 1, 0, &log);
         assert_eq!((o.value, &o.best), (want.value, &want.best));
         assert_eq!((c3.issued, c3.reused), (0, log.len() as u64));

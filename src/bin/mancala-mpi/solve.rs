@@ -133,17 +133,29 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         manager.learn(k, b, r);
     }
     let index: HashMap<u128, usize> = jobs.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
+    // Rank 0's progress on stderr: the root's value as far as it is known.
+    let report = |lo: i32, hi: i32, c: Counts| {
+        let (a, b) = (root.final_value(lo), root.final_value(hi));
+        eprintln!(
+            "value in {:+}..={:+} after {} jobs ({} cancelled), {:.1} s",
+            a.min(b),
+            a.max(b),
+            c.finished,
+            c.cancelled,
+            started.elapsed().as_secs_f64()
+        );
+    };
     let (outcome, nodes) = std::thread::scope(|scope| -> Result<_> {
         let local = search.map(|s| Worker::start(scope, s, &jobs, stop.clone()));
         match (is_root, local) {
             (true, Some(w)) => {
                 let mut link = Local(w);
-                let o = manage(&mut manager, &mut link, &index, journal.as_mut())?;
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report)?;
                 Ok((Some(o), link.0.finish()))
             }
             (true, None) => {
                 let mut link = Remote(world);
-                let o = manage(&mut manager, &mut link, &index, journal.as_mut())?;
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report)?;
                 for r in 1..world.ranks() {
                     world.send(r, STOP, [0; 3]);
                 }
@@ -186,14 +198,22 @@ trait Link<G: Game> {
     fn answers(&mut self) -> Vec<Answer>;
 }
 
-/// The manager's loop: orders out, answers in (each finished one journaled), until the outcome.
+/// The manager's loop: orders out, answers in (each finished one journaled), until the outcome;
+/// `report` hears of every change of the root's interval.
 fn manage<G: Game>(
     m: &mut Manager<G>,
     link: &mut impl Link<G>,
     index: &HashMap<u128, usize>,
     mut journal: Option<&mut Journal>,
+    report: &dyn Fn(i32, i32, Counts),
 ) -> Result<Outcome<G>> {
+    let mut known = m.root_interval();
     loop {
+        let now = m.root_interval();
+        if now != known {
+            known = now;
+            report(now.0, now.1, m.counts());
+        }
         match m.poll() {
             Poll::Done(o) => return Ok(o),
             Poll::Orders(orders) => {
