@@ -8,7 +8,7 @@
 //!
 //! The root value is pinned by MTD(f): a sequence of root tests "F(root) >= t?", each at the
 //! bound the last one proved (bisecting when the bound keeps creeping one way), from `t = 1`
-//! ("is it won?"). Then every root move whose value is still unknown gets its own test, "does
+//! ("is it won?") or a first guess ([`Manager::start_at`]). Then every root move whose value is still unknown gets its own test, "does
 //! this move reach the value?", as [`Solver::solve`] does: the best moves are those that do,
 //! the same set.
 //!
@@ -173,6 +173,19 @@ impl<G: Game> Manager<G> {
                 run: 0,
             },
             counts: Counts::default(),
+        }
+    }
+
+    /// Makes the first root test "F(root) >= t?" instead of "F(root) >= 1?" (for instance at
+    /// [`super::Solver::guess`]); only a guess, so it changes the jobs, never the outcome. Call
+    /// it before the first [`Manager::poll`].
+    pub fn start_at(&mut self, t: i32) {
+        if let Phase::Value { high: None, .. } = self.phase {
+            self.phase = Phase::Value {
+                t,
+                high: None,
+                run: 0,
+            };
         }
     }
 
@@ -492,6 +505,7 @@ mod tests {
     ) -> (Outcome<G>, Counts, Vec<(u128, i32, i32)>) {
         let mut solver = Solver::new(&root, cfg(), None).unwrap();
         let mut m = Manager::new(root, depth, workers, per_worker);
+        m.start_at((seed % 9) as i32 - 4);
         for &(k, b, r) in journal {
             m.learn(k, b, r);
         }

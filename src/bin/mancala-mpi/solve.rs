@@ -127,8 +127,33 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}")),
         None => Ok(None),
     };
-    let search = comm::agree(world, search)?;
+    let mut search = comm::agree(world, search)?;
     let mut manager = Manager::new(root, a.split_depth, workers, PER_WORKER);
+    // The first root test at the heuristic guess, as `Solver::value` starts: made by rank 0's
+    // worker when it has one (its table keeps the move hints), else by a small solver of its own.
+    // Every rank agrees on how it went, so that no worker waits for a manager that failed.
+    // Its nodes count with the others (those of rank 0's own solver, here).
+    let mut guess_nodes = 0;
+    let guess = match (is_root, search.as_mut()) {
+        (false, _) => Ok(1),
+        (true, Some(s)) => s.guess(&root),
+        (true, None) => {
+            let small = SearchConfig {
+                threads,
+                tt_bytes: (a.hash_mb.min(256) << 20) as usize,
+                ..SearchConfig::default()
+            };
+            Solver::new(&root, small, None).and_then(|mut s| {
+                let g = s.guess(&root);
+                guess_nodes = s.nodes();
+                g
+            })
+        }
+    };
+    manager.start_at(comm::agree(
+        world,
+        guess.map_err(|e| anyhow::anyhow!("{e}")),
+    )?);
     for &(k, b, r) in &done {
         manager.learn(k, b, r);
     }
@@ -159,7 +184,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
                 for r in 1..world.ranks() {
                     world.send(r, STOP, [0; 3]);
                 }
-                Ok((Some(o), 0))
+                Ok((Some(o), guess_nodes))
             }
             (false, Some(w)) => Ok((None, work(world, w))),
             (false, None) => unreachable!("every rank but 0 works"),
