@@ -129,12 +129,16 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     };
     let mut search = comm::agree(world, search)?;
     let mut manager = Manager::new(root, a.split_depth, workers, PER_WORKER);
+    for &(k, b, r) in &done {
+        manager.learn(k, b, r);
+    }
     // The first root test at the heuristic guess, as `Solver::value` starts: made by rank 0's
-    // worker when it has one (its table keeps the move hints), else by a small solver of its own.
-    // Every rank agrees on how it went, so that no worker waits for a manager that failed.
-    // Its nodes count with the others (those of rank 0's own solver, here).
+    // worker when it has one (its table keeps the move hints), else by a small solver of its own,
+    // whose nodes count with the others; none when the journal's results already give the
+    // value. Every rank agrees on how it went, so that no worker waits for a manager that failed.
     let mut guess_nodes = 0;
-    let guess = match (is_root, search.as_mut()) {
+    let (lo, hi) = manager.root_interval();
+    let guess = match (is_root && lo < hi, search.as_mut()) {
         (false, _) => Ok(1),
         (true, Some(s)) => s.guess(&root),
         (true, None) => {
@@ -154,9 +158,6 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         world,
         guess.map_err(|e| anyhow::anyhow!("{e}")),
     )?);
-    for &(k, b, r) in &done {
-        manager.learn(k, b, r);
-    }
     let index: HashMap<u128, usize> = jobs.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
     // Rank 0's progress on stderr: the root's value as far as it is known.
     let report = |lo: i32, hi: i32, c: Counts| {
