@@ -5,7 +5,8 @@
 //! to those jobs; the same test reached twice is one job; a position's jobs always go to the
 //! same worker (a hash of the position), whose transposition table then serves them; a job that
 //! a sibling's result has made useless is cancelled. Rank 0 journals every finished job, so that
-//! a killed run started again with the same journal does not run it again.
+//! a killed run started again with the same journal does not run it again. The first root test
+//! sits at the search's heuristic guess (`Solver::guess`), made on rank 0 before the jobs.
 //!
 //! Messages (three words, point to point; only each rank's main thread calls MPI): rank 0 sends
 //! `JOB [id, frontier index, bound]`, `CANCEL [id, 0, 0]` and, at the end, `STOP`; a worker
