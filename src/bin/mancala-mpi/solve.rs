@@ -172,27 +172,30 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     };
-    let (outcome, nodes) = std::thread::scope(|scope| -> Result<_> {
+    // A failure of the manager (a journal it cannot write) still stops the workers, and then
+    // reaches every rank, so that none waits for ever.
+    let (outcome, nodes) = std::thread::scope(|scope| {
         let local = search.map(|s| Worker::start(scope, s, &jobs, stop.clone()));
         match (is_root, local) {
             (true, Some(w)) => {
                 let mut link = Local(w);
-                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report)?;
-                Ok((Some(o), link.0.finish()))
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report);
+                (o.map(Some), link.0.finish())
             }
             (true, None) => {
                 let mut link = Remote(world);
-                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report)?;
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report);
                 for r in 1..world.ranks() {
                     world.send(r, STOP, [0; 3]);
                 }
-                Ok((Some(o), guess_nodes))
+                (o.map(Some), guess_nodes)
             }
-            (false, Some(w)) => Ok((None, work(world, w))),
+            (false, Some(w)) => (Ok(None), work(world, w)),
             (false, None) => unreachable!("every rank but 0 works"),
         }
-    })?;
+    });
     let nodes = world.gather(nodes);
+    let outcome = comm::agree(world, outcome)?;
     if let Some(o) = outcome {
         let Counts {
             issued,
