@@ -358,6 +358,40 @@ fn single_solve(game: &[&str]) -> (i64, Vec<u64>) {
     )
 }
 
+/// The counters of `mancala-mpi solve`'s last line: `F jobs (R from the journal), N nodes, T s
+/// on P ranks; I issued, C cancelled`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stats {
+    finished: u64,
+    reused: u64,
+    nodes: u64,
+    issued: u64,
+    cancelled: u64,
+}
+
+fn stats(line: &str) -> Stats {
+    let words: Vec<&str> = line
+        .split([' ', ',', ';', '(', ')'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let before = |name: &str| -> u64 {
+        let i = words.iter().position(|w| *w == name).unwrap();
+        words[i - 1].parse().unwrap()
+    };
+    let st = Stats {
+        finished: before("jobs"),
+        reused: words[words.iter().position(|w| *w == "from").unwrap() - 1]
+            .parse()
+            .unwrap(),
+        nodes: before("nodes"),
+        issued: before("issued"),
+        cancelled: before("cancelled"),
+    };
+    // Every job given out is answered once: with its result or as cancelled.
+    assert_eq!(st.issued, st.finished + st.cancelled, "{line}");
+    st
+}
+
 /// `mancala-mpi solve`'s value and best moves, and its last line.
 fn mpi_solve(ranks: usize, game: &[&str], extra: &[&str]) -> (i64, Vec<u64>, String) {
     let mut args = vec!["solve"];
@@ -373,7 +407,33 @@ fn mpi_solve(ranks: usize, game: &[&str], extra: &[&str]) -> (i64, Vec<u64>, Str
     let value = lines[0].strip_prefix("value ").unwrap().parse().unwrap();
     let best = lines[1].strip_prefix("best ").unwrap();
     let best = best.split(' ').map(|m| m.parse().unwrap()).collect();
+    stats(lines[2]);
     (value, best, lines[2].to_string())
+}
+
+/// The value and best moves of the single-process solve on 1, 2 and 4 ranks at each split
+/// depth; returns the jobs cancelled over all runs.
+fn same_solve_on_1_2_4_ranks(game: &[&str], depths: &[u32]) -> u64 {
+    let (value, best) = single_solve(game);
+    let mut cancelled = 0;
+    for &d in depths {
+        for ranks in [1, 2, 4] {
+            let started = Instant::now();
+            let depth = d.to_string();
+            let (v, b, last) = mpi_solve(ranks, game, &["--split-depth", &depth]);
+            eprintln!(
+                "{game:?} depth {d} on {ranks} ranks: {last} ({:.1} s)",
+                started.elapsed().as_secs_f64()
+            );
+            assert_eq!(
+                (v, &b),
+                (value, &best),
+                "{game:?} at depth {d} on {ranks} ranks"
+            );
+            cancelled += stats(&last).cancelled;
+        }
+    }
+    cancelled
 }
 
 #[test]
@@ -382,28 +442,27 @@ fn mpi_solve_equals_one_process() {
         return;
     }
     let _job = one_job_at_a_time();
-    let games: [&[&str]; 3] = [
-        &["kalah", "--holes", "4", "--seeds", "4"],
+    let mut cancelled = 0;
+    for game in [
+        &["kalah", "--holes", "4", "--seeds", "4"][..],
         &["kalah", "--holes", "4", "--seeds", "4", "--empty-capture"],
-        // The cyclic game's standard board (6 holes, 4 seeds).
-        &["djenon-aboure"],
-    ];
-    for game in games {
-        let (value, best) = single_solve(game);
-        for ranks in [1, 2, 4] {
-            let (v, b, _) = mpi_solve(ranks, game, &[]);
-            assert_eq!((v, &b), (value, &best), "{game:?} on {ranks} ranks");
-        }
+    ] {
+        cancelled += same_solve_on_1_2_4_ranks(game, &[1, 2, 4]);
     }
-    // Kalah(5,4), split at the root's moves only (5 jobs; a deeper split solves more positions
-    // exactly and takes longer here).
-    let game = ["kalah", "--holes", "5", "--seeds", "4"];
-    let (value, best) = single_solve(&game);
+    // The cyclic game's standard board (6 holes, 4 seeds).
+    cancelled += same_solve_on_1_2_4_ranks(&["djenon-aboure"], &[2]);
+    let (value, best) = single_solve(&["kalah", "--holes", "5", "--seeds", "4"]);
     assert_eq!((value, &best[..]), (10, &[2][..]));
-    for ranks in [1, 2, 4] {
-        let (v, b, _) = mpi_solve(ranks, &game, &["--split-depth", "1"]);
-        assert_eq!((v, &b), (value, &best), "Kalah(5,4) on {ranks} ranks");
+    cancelled += same_solve_on_1_2_4_ranks(&["kalah", "--holes", "5", "--seeds", "4"], &[1, 3]);
+    for game in [
+        &["kalah", "--holes", "6", "--seeds", "3"][..],
+        &["kalah", "--holes", "6", "--seeds", "3", "--empty-capture"],
+    ] {
+        cancelled += same_solve_on_1_2_4_ranks(game, &[2]);
     }
+    // A job made useless by a sibling's result is cancelled (which ones depends on timing, so
+    // only the total over all these runs is checked).
+    assert!(cancelled > 0, "no job was ever cancelled");
 }
 
 #[test]
@@ -419,24 +478,30 @@ fn mpi_solve_restarts_from_its_journal() {
     let j = journal.to_str().unwrap();
     let (v, b, last) = mpi_solve(2, &game, &["--journal", j]);
     assert_eq!((v, &b), (value, &best));
-    assert!(last.contains("(0 from the journal)"), "{last}");
-    // As if killed after 5 jobs, in the middle of writing the sixth.
+    let first = stats(&last);
+    assert_eq!(first.reused, 0, "{last}");
+    // Every finished job is journaled, `KEY BOUND RESULT`.
     let text = std::fs::read_to_string(&journal).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let jobs = lines.len() - 1;
+    assert_eq!((lines.len() - 1) as u64, first.finished);
+    assert!(
+        lines[1..].iter().all(|l| l.split(' ').count() == 3),
+        "{text}"
+    );
+    // As if killed after 5 jobs, in the middle of writing the sixth.
     let torn = format!("{}\n{}", lines[..6].join("\n"), &lines[6][..2]);
     std::fs::write(&journal, torn).unwrap();
     let (v, b, last) = mpi_solve(4, &game, &["--journal", j]);
     assert_eq!((v, &b), (value, &best));
-    assert!(
-        last.contains(&format!("{jobs} jobs (5 from the journal)")),
-        "{last}"
-    );
+    assert_eq!(stats(&last).reused, 5, "{last}");
     // Complete now: nothing left to solve.
+    let jobs = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     let (v, b, last) = mpi_solve(1, &game, &["--journal", j]);
     assert_eq!((v, &b), (value, &best));
-    assert!(
-        last.contains(&format!("({jobs} from the journal), 0 nodes")),
+    let st = stats(&last);
+    assert_eq!(
+        (st.reused, st.issued, st.nodes),
+        (jobs as u64, 0, 0),
         "{last}"
     );
     // A journal of another solve is refused.
@@ -446,5 +511,69 @@ fn mpi_solve_restarts_from_its_journal() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("the journal of another solve"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A solve whose worker rank is killed (`kill -9`) mid-way stops; started again with its
+/// journal, it reuses the jobs journaled and ends with the single-process result.
+#[test]
+fn mpi_killed_solve_restarts_from_its_journal() {
+    if !have_mpirun() || !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let game = ["kalah", "--holes", "5", "--seeds", "4"];
+    let (value, best) = single_solve(&game);
+    let dir = temp_dir("killed-solve");
+    let journal = dir.join("solve.journal");
+    let j = journal.to_str().unwrap();
+    let extra = ["--split-depth", "3", "--journal", j];
+    let mut args = vec!["solve"];
+    args.extend_from_slice(&game);
+    args.extend_from_slice(&["--threads", "1", "--hash-mb", "64"]);
+    args.extend_from_slice(&extra);
+    let mut job = mpirun(2, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = || {
+        std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let started = Instant::now();
+    while lines() < 1 + 8 {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "8 jobs never finished"
+        );
+        assert!(job.try_wait().unwrap().is_none(), "the solve ended first");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let ranks = children(job.id());
+    assert_eq!(ranks.len(), 2, "mpirun's children: {ranks:?}");
+    let killed = Command::new("kill")
+        .args(["-KILL", &ranks[1].to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let stopping = Instant::now();
+    let status = loop {
+        if let Some(s) = job.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            stopping.elapsed() < Duration::from_secs(60),
+            "the solve did not end within 60 s of a rank's death"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success(), "a solve with a dead rank succeeded");
+    let kept = lines() - 1;
+    let (v, b, last) = mpi_solve(2, &game, &extra);
+    assert_eq!((v, &b), (value, &best));
+    let st = stats(&last);
+    assert!(kept >= 8 && st.reused >= 8, "{last}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

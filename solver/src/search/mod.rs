@@ -25,6 +25,8 @@
 //! - `order`: the move order. `guess`: the heuristic look-ahead that gives the first test its
 //!   threshold. `defer`: the ABDADA deferral between threads.
 //! - `threads`: a job run on all threads; `shared`: what the threads of a job share.
+//! - [`split`] and [`manager`]: a solve split into null-window jobs for other processes (the
+//!   frontier, the placement, the journal; the manager's state machine).
 //! - [`SearchConfig`] (`config`), [`Oracle`] (`oracle`), [`Progress`] (`progress`),
 //!   [`SearchResult`] and [`SearchError`] (`outcome`): the interface.
 
@@ -71,6 +73,7 @@
 mod config;
 mod defer;
 mod guess;
+pub mod manager;
 mod mtdf;
 mod node;
 mod oracle;

@@ -14,10 +14,9 @@ pub(super) fn run_job<G: Game, W: Width>(
     cfg: &SearchConfig,
 ) -> Option<i32> {
     match job {
-        Job::AtLeast(pos, t) => {
-            let r = s.root(&pos, t - 1, t)?;
-            Some(i32::from(r >= t))
-        }
+        // Fail-soft: `r >= t` proves `F >= r`, `r < t` proves `F <= r`.
+        Job::AtLeast(pos, t) => s.root(&pos, t - 1, t),
+        Job::Guess(pos) => s.shared_guess(&pos, cfg.guess_depth),
         Job::Exact(pos, mut lo, mut hi) => {
             // MTD(f)-style null-window tests: the first asks whether the position reaches the
             // heuristic guess (or is won, F >= 1, when there is none); after that each test sits

@@ -27,15 +27,23 @@ impl<G: Game> Pool<'_, G> {
     /// Whether `F(pos) >= t`: settled by the table when a stored bound decides it (stored bounds
     /// are true bounds on F, path-independent by construction), else by a null-window search.
     fn at_least(&mut self, pos: &G, t: i32) -> Result<bool, SearchError> {
+        Ok(self.bound(pos, t)? >= t)
+    }
+
+    /// The null-window test `F(pos) >= t` as a fail-soft bound `r`: `r >= t` proves
+    /// `F(pos) >= r`, `r < t` proves `F(pos) <= r`. Settled by the table when a stored bound
+    /// decides it (stored bounds are true bounds on F, path-independent by construction), else
+    /// by a null-window search of `pos` as a fresh root.
+    pub(super) fn bound(&mut self, pos: &G, t: i32) -> Result<i32, SearchError> {
         if let Some(e) = self.tt.probe(pos.key()) {
             if e.lower >= t {
-                return Ok(true);
+                return Ok(e.lower);
             }
             if e.upper < t {
-                return Ok(false);
+                return Ok(e.upper);
             }
         }
-        Ok(self.run(Job::AtLeast(*pos, t))? == 1)
+        self.run(Job::AtLeast(*pos, t))
     }
 
     /// A principal variation from `root`, whose value is `value`: from each position, the first

@@ -27,11 +27,12 @@ impl Stats {
 }
 
 /// One unit of work for all threads: decide whether `F(pos) >= t`, or find `F(pos)` exactly
-/// within known bounds.
+/// within known bounds, or make the heuristic first guess of `F(pos)` alone.
 #[derive(Clone, Copy)]
 pub(super) enum Job<G> {
     AtLeast(G, i32),
     Exact(G, i32, i32),
+    Guess(G),
 }
 
 /// State shared by the threads of one job.
@@ -83,18 +84,18 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             defer_ply: cfg.defer_ply,
             defer_first_ply: match job {
                 Job::Exact(..) => cfg.defer_first_ply,
-                Job::AtLeast(..) => 0,
+                Job::AtLeast(..) | Job::Guess(..) => 0,
             },
             stop: cfg.stop.as_deref(),
             progress: cfg.progress.as_deref(),
             done: AtomicBool::new(false),
             lower: AtomicI32::new(match job {
                 Job::Exact(_, lo, _) => lo,
-                Job::AtLeast(..) => i32::MIN,
+                Job::AtLeast(..) | Job::Guess(..) => i32::MIN,
             }),
             upper: AtomicI32::new(match job {
                 Job::Exact(_, _, hi) => hi,
-                Job::AtLeast(..) => i32::MAX,
+                Job::AtLeast(..) | Job::Guess(..) => i32::MAX,
             }),
             guess: AtomicI32::new(GUESS_PENDING),
         }

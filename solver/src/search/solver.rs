@@ -71,6 +71,31 @@ impl<'o, G: Game> Solver<'o, G> {
         self.pool.run(Job::Exact(*pos, -s, s))
     }
 
+    /// One null-window test, "is the future value of `pos` at least `t`?" (a position reachable
+    /// from the solver's root), answered as a fail-soft bound `r`: `r >= t` (yes) proves
+    /// `F(pos) >= r`, `r < t` (no) proves `F(pos) <= r`. A position whose game is over answers
+    /// 0, its value.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn bound(&mut self, pos: &G, t: i32) -> Result<i32, SearchError> {
+        self.pool.bound(pos, t)
+    }
+
+    /// The heuristic first guess at the future value of `pos` that [`Solver::value`] starts its
+    /// null-window tests from: a look-ahead of [`SearchConfig::guess_depth`] plies with
+    /// [`Game::estimate`] at the horizon (it leaves move hints in the table), or 1 ("is it
+    /// won?") below [`SearchConfig::guess_min_stake`]. Only a guess, never a bound.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn guess(&mut self, pos: &G) -> Result<i32, SearchError> {
+        if pos.stake() < self.pool.cfg.guess_min_stake {
+            return Ok(1);
+        }
+        self.pool.run(Job::Guess(*pos))
+    }
+
     /// Solves `pos` (a position reachable from the solver's root): value, best moves, PV.
     ///
     /// # Errors

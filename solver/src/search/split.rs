@@ -1,17 +1,11 @@
-//! A solve split into independent jobs, for several processes (the MPI binary's `solve`): the
-//! top `depth` plies of the tree are expanded ([`frontier`]), every distinct position at that
-//! depth is a job (its exact value, by any search), and the root's value and best moves are
-//! backed up from the jobs' values by plain minimax ([`back_up`]). Jobs are placed by a hash of
-//! the position ([`owner`]), so the same position always goes to the same worker and its
-//! transposition table; every finished job can be journaled ([`Journal`]), so that a killed run
-//! restarts with the jobs it had finished.
-//!
-//! The design is the simplest exact one: every frontier position is solved exactly, with no
-//! bound from its siblings, so no job is ever made useless by another's result and none is
-//! cancelled; the price is the pruning that alpha-beta would have done above the frontier. The
-//! value is exact and the set of best moves complete (every root move's value is known).
+//! The pieces of a solve split into jobs for several processes (the MPI binary's `solve`)
+//! besides the manager's logic ([`super::manager`]): the positions the jobs are on, `depth`
+//! plies below the root ([`frontier`]); the worker of a position, by a hash of it ([`owner`]),
+//! so the same position always goes to the same worker and its transposition table; and the
+//! journal of finished jobs ([`Journal`]), so that a killed run restarts with the results it
+//! had.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -46,39 +40,6 @@ fn walk<G: Game>(p: &G, depth: u32, seen: &mut HashSet<u128>, out: &mut Vec<G>) 
     }
 }
 
-/// The future value of `root` and its best moves, from the exact future value `f` of every
-/// position of [`frontier`]`(root, depth)`, by minimax over the plies above it (a child's value
-/// for the mover is its gain plus or minus its own value, as in [`crate::game`]). A game already
-/// over is worth 0 with no best move.
-pub fn back_up<G: Game>(root: &G, depth: u32, f: &dyn Fn(&G) -> i32) -> (i32, Vec<G::Move>) {
-    let mut kids = Children::new();
-    root.children(&mut kids);
-    if depth == 0 || kids.is_empty() {
-        return (if kids.is_empty() { 0 } else { f(root) }, Vec::new());
-    }
-    let values: Vec<i32> = kids
-        .as_slice()
-        .iter()
-        .map(|c| {
-            if c.next.is_over() {
-                c.gain
-            } else {
-                let v = back_up(&c.next, depth - 1, f).0;
-                c.gain + if c.turn_passed { -v } else { v }
-            }
-        })
-        .collect();
-    let best = values.iter().copied().max().unwrap_or(0);
-    let moves = kids
-        .as_slice()
-        .iter()
-        .zip(&values)
-        .filter(|&(_, &v)| v == best)
-        .map(|(c, _)| c.mv)
-        .collect();
-    (best, moves)
-}
-
 /// The worker (`0..workers`) of the job of the position with this key: a hash of the key, so
 /// that a position (and the positions near it, which share its table entries) always goes to
 /// the same worker.
@@ -91,25 +52,29 @@ pub fn owner(key: u128, workers: usize) -> usize {
     (z % workers.max(1) as u64) as usize
 }
 
+/// A finished job of the journal: the position's key, the bound of its test, the result.
+pub type JobResult = (u128, i32, i32);
+
 /// The journal of a split solve: a text file whose first line names the solve (the root, the
 /// rules, the depth: any line the caller makes) and whose every other line is a finished job,
-/// `KEY VALUE` (the position's [`Game::key`] in hex, its exact future value), appended and
-/// synced to disk as each job finishes.
+/// `KEY BOUND RESULT` (the position's [`Game::key`] in hex, the bound of its null-window test
+/// "F >= BOUND?", the fail-soft result: `RESULT >= BOUND` proves `F >= RESULT`, else
+/// `F <= RESULT`), appended and synced to disk as each job finishes.
 pub struct Journal {
     file: File,
 }
 
 impl Journal {
     /// Opens the journal at `path` for the solve named `header`, creating it when missing, and
-    /// returns the jobs it holds. A last line cut short (a run killed while writing it) is
+    /// returns the jobs it holds, `(key, bound, result)`, in order. A last line cut short (a run killed while writing it) is
     /// ignored, and cut off so that the next job starts on a line of its own.
     ///
     /// # Errors
     /// When the file cannot be read or written, or belongs to another solve (another header),
     /// or holds a line that is not a job.
-    pub fn open(path: &Path, header: &str) -> Result<(Journal, HashMap<u128, i32>), String> {
+    pub fn open(path: &Path, header: &str) -> Result<(Journal, Vec<JobResult>), String> {
         let io = |e: std::io::Error| format!("{}: {e}", path.display());
-        let mut done = HashMap::new();
+        let mut done = Vec::new();
         let mut keep = 0u64;
         if path.exists() {
             let mut lines = BufReader::new(File::open(path).map_err(io)?).split(b'\n');
@@ -135,13 +100,17 @@ impl Journal {
                     break; // the last line, without its newline: cut short
                 }
                 let text = String::from_utf8_lossy(&line);
-                let job = text.split_once(' ').and_then(|(k, v)| {
-                    Some((u128::from_str_radix(k, 16).ok()?, v.parse::<i32>().ok()?))
-                });
-                let Some((k, v)) = job else {
+                let mut words = text.split(' ');
+                let mut job = || {
+                    let k = u128::from_str_radix(words.next()?, 16).ok()?;
+                    let b = words.next()?.parse::<i32>().ok()?;
+                    let r = words.next()?.parse::<i32>().ok()?;
+                    words.next().is_none().then_some((k, b, r))
+                };
+                let Some(j) = job() else {
                     return Err(format!("{}: not a journal line: {text}", path.display()));
                 };
-                done.insert(k, v);
+                done.push(j);
                 keep = end;
             }
         }
@@ -173,8 +142,8 @@ impl Journal {
     ///
     /// # Errors
     /// When the file cannot be written.
-    pub fn append(&mut self, key: u128, value: i32) -> std::io::Result<()> {
-        writeln!(self.file, "{key:x} {value}")?;
+    pub fn append(&mut self, key: u128, bound: i32, result: i32) -> std::io::Result<()> {
+        writeln!(self.file, "{key:x} {bound} {result}")?;
         self.file.sync_data()
     }
 }
@@ -189,20 +158,20 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         let (mut j, done) = Journal::open(&path, "game x depth 2").unwrap();
         assert!(done.is_empty());
-        j.append(0xabc, -3).unwrap();
-        j.append(7, 12).unwrap();
+        j.append(0xabc, -2, -3).unwrap();
+        j.append(7, 12, 12).unwrap();
         drop(j);
         // A run killed while writing its third job.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"ff 4").unwrap();
+        f.write_all(b"ff 4 5").unwrap();
         drop(f);
         let (mut j, done) = Journal::open(&path, "game x depth 2").unwrap();
-        assert_eq!(done, HashMap::from([(0xabc, -3), (7, 12)]));
-        j.append(0xff, 5).unwrap();
+        assert_eq!(done, [(0xabc, -2, -3), (7, 12, 12)]);
+        j.append(0xff, 4, 5).unwrap();
         drop(j);
         let (_, done) = Journal::open(&path, "game x depth 2").unwrap();
         assert_eq!(done.len(), 3);
-        assert_eq!(done[&0xff], 5);
+        assert_eq!(done[2], (0xff, 4, 5));
         let other = Journal::open(&path, "game y depth 2").err().unwrap();
         assert!(other.contains("the journal of another solve"), "{other}");
         std::fs::remove_file(&path).unwrap();

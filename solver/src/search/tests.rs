@@ -311,6 +311,58 @@ fn stop_flag_interrupts() {
     assert!(progress.nodes() >= r.nodes / 2);
 }
 
+/// `Solver::bound` is a fail-soft null-window test: `r >= t` proves `F >= r`, `r < t` proves
+/// `F <= r`, on acyclic and cyclic graphs, with one solver (and table) across the tests and a
+/// stop raised and lowered in between (as a worker of the distributed solve does).
+#[test]
+fn bound_is_a_fail_soft_test() {
+    for cyclic in [false, true] {
+        let spec = graph_spec(500 + u64::from(cyclic), 6, 12, 50, 50);
+        if cyclic {
+            let fx = fixpoint::<true>(spec);
+            let nodes = all_nodes::<true>(spec);
+            let stop = Arc::new(AtomicBool::new(false));
+            let c = SearchConfig {
+                stop: Some(stop.clone()),
+                ..cfg(2, 1 << 12)
+            };
+            let top = nodes.iter().max_by_key(|p| p.layer).unwrap();
+            let mut s = Solver::new(top, c, None).unwrap();
+            for p in nodes.iter().step_by(3) {
+                let f = fx[&p.key()];
+                for t in [f - 2, f, f + 1, f + 3] {
+                    let r = s.bound(p, t).unwrap();
+                    assert!(
+                        if r >= t { f >= r } else { f <= r },
+                        "{p:?} {t}: {r} vs {f}"
+                    );
+                }
+                stop.store(true, Ordering::Relaxed);
+                let _ = s.bound(p, f + 5);
+                stop.store(false, Ordering::Relaxed);
+            }
+        } else {
+            let mut memo = HashMap::new();
+            let nodes = all_nodes::<false>(spec);
+            for p in &nodes {
+                brute(p, &mut memo);
+            }
+            let top = nodes.iter().max_by_key(|p| p.layer).unwrap();
+            let mut s = Solver::new(top, cfg(1, 1 << 12), None).unwrap();
+            for p in nodes.iter().step_by(3) {
+                let f = memo[&p.key()];
+                for t in [f - 2, f, f + 1, f + 3] {
+                    let r = s.bound(p, t).unwrap();
+                    assert!(
+                        if r >= t { f >= r } else { f <= r },
+                        "{p:?} {t}: {r} vs {f}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn table_errors_are_reported() {
     // Keys too wide for the narrow entry in 1 MiB take the wide one and solve alike; keys beyond

@@ -50,16 +50,14 @@ impl<'o, G: Game> Pool<'o, G> {
         })
     }
 
-    /// Runs a job on all threads; the first to finish answers. `AtLeast` answers 1 or 0.
+    /// Runs a job on all threads; the first to finish answers. `AtLeast(pos, t)` answers a
+    /// fail-soft bound `r`: `r >= t` proves `F(pos) >= r`, `r < t` proves `F(pos) <= r`.
     pub(super) fn run(&mut self, job: Job<G>) -> Result<i32, SearchError> {
         let pos = match job {
-            Job::AtLeast(p, _) | Job::Exact(p, _, _) => p,
+            Job::AtLeast(p, _) | Job::Exact(p, _, _) | Job::Guess(p) => p,
         };
         if pos.is_over() {
-            return Ok(match job {
-                Job::AtLeast(_, t) => i32::from(t <= 0),
-                Job::Exact(..) => 0,
-            });
+            return Ok(0); // every job's answer for a game over: F = 0
         }
         if let (Some(p), Job::Exact(_, lo, hi)) = (&self.cfg.progress, job) {
             p.start_job(lo, hi);

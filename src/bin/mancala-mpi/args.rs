@@ -25,8 +25,8 @@ pub enum Command {
     /// Endgame tables, built by all the ranks together.
     #[command(subcommand)]
     Tables(TablesCommand),
-    /// The exact value and best moves of a start position: the top of the tree split into jobs
-    /// that the worker ranks solve (docs/scale-out.md).
+    /// The exact value and best moves of a start position: rank 0 manages the top of the tree,
+    /// the other ranks run its null-window tests below it (docs/scale-out.md).
     Solve(SolveArgs),
 }
 
@@ -52,7 +52,8 @@ pub struct SolveArgs {
     /// Transposition table per rank, in MiB.
     #[arg(long, default_value_t = 256)]
     pub hash_mb: u64,
-    /// Plies of the tree expanded into jobs (every distinct position at that depth is one).
+    /// Plies of the tree that rank 0 manages: its jobs are null-window tests on the positions at
+    /// that depth.
     #[arg(long, default_value_t = 2)]
     pub split_depth: u32,
     /// Journal of the finished jobs (rank 0 writes it): a killed run started again with the

@@ -1,11 +1,16 @@
 //! The ranks of `mpirun` as a [`solver::Collective`]: the all-gathers that the split layer
-//! solve and build need, on `MPI_COMM_WORLD`; and the check that every rank runs the same command.
+//! solve and build need, on `MPI_COMM_WORLD`; the point-to-point messages of the distributed
+//! solve (three words each, with a tag); and the check that every rank runs the same command.
 
 use anyhow::{bail, Result};
 use mpi::datatype::PartitionMut;
+use mpi::point_to_point::{Destination, Source};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
-use mpi::Count;
+use mpi::{Count, Tag};
+
+/// A point-to-point message of the distributed solve: three words.
+pub type Message = [u64; 3];
 
 /// `MPI_COMM_WORLD` for the split solve.
 pub struct World {
@@ -32,6 +37,35 @@ impl World {
             comm,
             max_message,
         }
+    }
+
+    /// Sends `msg` to `rank` with `tag` (a standard send: small messages are buffered, so it
+    /// returns at once).
+    pub fn send(&self, rank: usize, tag: Tag, msg: Message) {
+        self.comm
+            .process_at_rank(rank as mpi::Rank)
+            .send_with_tag(&msg[..], tag);
+    }
+
+    /// The next message from `rank`, of any tag, with its tag: `None` when none has arrived.
+    pub fn try_receive_from(&self, rank: usize) -> Option<(Tag, Message)> {
+        let p = self.comm.process_at_rank(rank as mpi::Rank);
+        p.immediate_probe()?;
+        let mut msg = [0u64; 3];
+        let status = p.receive_into(&mut msg[..]);
+        Some((status.tag(), msg))
+    }
+
+    /// The next message with `tag` from any rank: waits for one when `wait`, else `None` when
+    /// none has arrived.
+    pub fn receive_any(&self, tag: Tag, wait: bool) -> Option<Message> {
+        let p = self.comm.any_process();
+        if !wait {
+            p.immediate_probe_with_tag(tag)?;
+        }
+        let mut msg = [0u64; 3];
+        p.receive_into_with_tag(&mut msg[..], tag);
+        Some(msg)
     }
 
     /// The ranks' all-gather of varying counts, into `out`, in one call (`counts` sum to at

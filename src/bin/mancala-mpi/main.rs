@@ -37,8 +37,8 @@ const LAUNCHED: &[&str] = &[
 fn main() -> ExitCode {
     // Looked at before MPI starts: a singleton start sets some of them itself.
     let launched = LAUNCHED.iter().any(|v| std::env::var_os(v).is_some());
-    // Serialized: the split solve calls the collectives from whichever thread runs it (one at a
-    // time), while its rayon threads do the work.
+    // Serialized: one thread at a time calls MPI (the build's collectives from whichever thread
+    // runs it; in the solve each rank's main thread alone, while its search thread works).
     let Some((universe, _)) = mpi::initialize_with_threading(Threading::Serialized) else {
         eprintln!("error: MPI was already initialised");
         return ExitCode::FAILURE;

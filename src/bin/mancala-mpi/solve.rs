@@ -1,24 +1,44 @@
-//! `mancala-mpi solve`: the top `--split-depth` plies of the tree expanded into jobs (every
-//! distinct position there: its exact value), placed on the worker ranks by a hash of the
-//! position, solved there with the ordinary search (threads, transposition table, tables), and
-//! backed up to the root's value and best moves (`solver::search::split`). Rank 0 manages: it
-//! journals every finished job and prints the result; ranks 1.. work (on one rank, rank 0 works
-//! too).
+//! `mancala-mpi solve`: rank 0 manages, the other ranks work (on one rank, rank 0 does both).
+//! The manager ([`solver::search::manager`]) keeps the top `--split-depth` plies of the tree and
+//! asks the workers null-window tests "is the future value of `p` at least `b`?" on the
+//! positions `p` of that depth: MTD(f) at the root, each root test decided by its children down
+//! to those jobs; the same test reached twice is one job; a position's jobs always go to the
+//! same worker (a hash of the position), whose transposition table then serves them; a job that
+//! a sibling's result has made useless is cancelled. Rank 0 journals every finished job, so that
+//! a killed run started again with the same journal does not run it again. The first root test
+//! sits at the search's heuristic guess (`Solver::guess`), made on rank 0 before the jobs.
 //!
-//! The jobs go in rounds: in each round every worker solves its next job, then all ranks
-//! exchange the round's results (an all-gather), and rank 0 journals them. A round waits for its
-//! slowest job, which a finer split (a larger depth: more, smaller jobs) evens out.
+//! Messages (three words, point to point; only each rank's main thread calls MPI): rank 0 sends
+//! `JOB [id, frontier index, bound]`, `CANCEL [id, 0, 0]` and, at the end, `STOP`; a worker
+//! answers every job once, `ANSWER [id, 1, result]` or `ANSWER [id, 0, 0]` (cancelled). A worker
+//! searches on a thread of its own (with the ordinary threads, table and endgame tables), while
+//! its main thread polls for messages every millisecond and raises the search's stop flag when
+//! the running job is cancelled. The frontier's positions are worked out on every rank, so a job
+//! names its position by its index.
 
 use crate::args::SolveArgs;
-use crate::comm::{self, World};
+use crate::comm::{self, Message, World};
 use anyhow::{bail, Context, Result};
 use mancala::endgame::open_for_search;
 use mancala::rules::Rules;
 use mancala::Position;
-use solver::search::split::{back_up, frontier, owner, Journal};
-use solver::{Collective, Game, Oracle, SearchConfig, Solver};
-use std::collections::HashMap;
-use std::time::Instant;
+use solver::search::manager::{Counts, Manager, Order, Outcome, Poll};
+use solver::search::split::{frontier, Journal};
+use solver::{Collective, Game, Oracle, SearchConfig, SearchError, Solver};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const JOB: i32 = 1;
+const CANCEL: i32 = 2;
+const STOP: i32 = 3;
+const ANSWER: i32 = 4;
+
+/// Jobs a worker holds at a time: one running, one waiting, so that it never idles while its
+/// answer travels.
+const PER_WORKER: usize = 2;
 
 /// Runs the solve on every rank.
 pub fn run(a: &SolveArgs, world: &World) -> Result<()> {
@@ -54,7 +74,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     let jobs = frontier(&root, a.split_depth);
     // The journal's first line names the solve, so that a journal of another one is refused.
     let header = format!(
-        "mancala-mpi solve {root} {kind:?} {:?} depth {}",
+        "mancala-mpi solve (null-window jobs) {root} {kind:?} {:?} depth {}",
         a.rules_names(),
         a.split_depth
     );
@@ -62,10 +82,9 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         (Some(path), true) => Journal::open(path, &header)
             .map(|(j, d)| (Some(j), d))
             .map_err(anyhow::Error::msg),
-        _ => Ok((None, HashMap::new())),
+        _ => Ok((None, Vec::new())),
     };
-    let (mut journal, mut done) = comm::agree(world, opened)?;
-    let reused = share_done(world, &jobs, &mut done);
+    let (mut journal, done) = comm::agree(world, opened)?;
     let workers = if world.ranks() == 1 {
         1
     } else {
@@ -76,20 +95,13 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     } else {
         world.rank().checked_sub(1)
     };
-    // Every rank works out every worker's queue, so that all agree on the number of rounds.
-    let mut queues: Vec<Vec<usize>> = vec![Vec::new(); workers];
-    for (i, p) in jobs.iter().enumerate() {
-        if !done.contains_key(&p.key()) {
-            queues[owner(p.key(), workers)].push(i);
-        }
-    }
-    let rounds = queues.iter().map(Vec::len).max().unwrap_or(0);
     if is_root {
         eprintln!(
-            "solving {root} ({}): {} jobs at depth {} ({reused} from the journal), {workers} worker rank{} x {threads} thread{}, {} MiB table each",
+            "solving {root} ({}): null-window jobs on {} positions at depth {} ({} results from the journal), {workers} worker rank{} x {threads} thread{}, {} MiB table each",
             kind.name(),
             jobs.len(),
             a.split_depth,
+            done.len(),
             if workers == 1 { "" } else { "s" },
             if threads == 1 { "" } else { "s" },
             a.hash_mb
@@ -103,9 +115,11 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     };
     let tables = comm::agree(world, tables)?;
     let oracle = tables.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
+    let stop = Arc::new(AtomicBool::new(false));
     let cfg = SearchConfig {
         threads,
         tt_bytes: usize::try_from(a.hash_mb << 20).context("--hash-mb is too large")?,
+        stop: Some(stop.clone()),
         ..SearchConfig::default()
     };
     let search = match me {
@@ -115,37 +129,85 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         None => Ok(None),
     };
     let mut search = comm::agree(world, search)?;
-    for round in 0..rounds {
-        let job = me.and_then(|w| queues[w].get(round).copied());
-        let mine = match (job, search.as_mut()) {
-            (Some(i), Some(s)) => {
-                let v = s.value(&jobs[i]).map_err(|e| anyhow::anyhow!("{e}"))?;
-                // The job's index and value, in one word: the index in the high half.
-                (i as u64) << 32 | u64::from(v as u32)
-            }
-            _ => u64::MAX,
-        };
-        for w in world.gather(mine) {
-            if w == u64::MAX {
-                continue;
-            }
-            let (i, v) = ((w >> 32) as usize, w as u32 as i32);
-            let key = jobs[i].key();
-            done.insert(key, v);
-            if let Some(j) = journal.as_mut() {
-                j.append(key, v).context("writing the journal")?;
-            }
-        }
+    let mut manager = Manager::new(root, a.split_depth, workers, PER_WORKER);
+    for &(k, b, r) in &done {
+        manager.learn(k, b, r);
     }
-    let (future, best) = back_up(&root, a.split_depth, &|p: &Position<R>| done[&p.key()]);
-    let nodes = world.gather(search.as_ref().map_or(0, Solver::nodes));
-    if is_root {
-        let best: Vec<String> = best.iter().map(|m| m.0.to_string()).collect();
-        println!("value {:+}", root.final_value(future));
+    // The first root test at the heuristic guess, as `Solver::value` starts: made by rank 0's
+    // worker when it has one (its table keeps the move hints), else by a small solver of its own,
+    // whose nodes count with the others; none when the journal's results already give the
+    // value. Every rank agrees on how it went, so that no worker waits for a manager that failed.
+    let mut guess_nodes = 0;
+    let (lo, hi) = manager.root_interval();
+    let guess = match (is_root && lo < hi, search.as_mut()) {
+        (false, _) => Ok(1),
+        (true, Some(s)) => s.guess(&root),
+        (true, None) => {
+            let small = SearchConfig {
+                threads,
+                tt_bytes: (a.hash_mb.min(256) << 20) as usize,
+                ..SearchConfig::default()
+            };
+            Solver::new(&root, small, None).and_then(|mut s| {
+                let g = s.guess(&root);
+                guess_nodes = s.nodes();
+                g
+            })
+        }
+    };
+    manager.start_at(comm::agree(
+        world,
+        guess.map_err(|e| anyhow::anyhow!("{e}")),
+    )?);
+    let index: HashMap<u128, usize> = jobs.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
+    // Rank 0's progress on stderr: the root's value as far as it is known.
+    let report = |lo: i32, hi: i32, c: Counts| {
+        let (a, b) = (root.final_value(lo), root.final_value(hi));
+        eprintln!(
+            "value in {:+}..={:+} after {} jobs ({} cancelled), {:.1} s",
+            a.min(b),
+            a.max(b),
+            c.finished,
+            c.cancelled,
+            started.elapsed().as_secs_f64()
+        );
+    };
+    // A failure of the manager (a journal it cannot write) still stops the workers, and then
+    // reaches every rank, so that none waits for ever.
+    let (outcome, nodes) = std::thread::scope(|scope| {
+        let local = search.map(|s| Worker::start(scope, s, &jobs, stop.clone()));
+        match (is_root, local) {
+            (true, Some(w)) => {
+                let mut link = Local(w);
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report);
+                (o.map(Some), link.0.finish())
+            }
+            (true, None) => {
+                let mut link = Remote(world);
+                let o = manage(&mut manager, &mut link, &index, journal.as_mut(), &report);
+                for r in 1..world.ranks() {
+                    world.send(r, STOP, [0; 3]);
+                }
+                (o.map(Some), guess_nodes)
+            }
+            (false, Some(w)) => (Ok(None), work(world, w)),
+            (false, None) => unreachable!("every rank but 0 works"),
+        }
+    });
+    let nodes = world.gather(nodes);
+    let outcome = comm::agree(world, outcome)?;
+    if let Some(o) = outcome {
+        let Counts {
+            issued,
+            finished,
+            cancelled,
+            reused,
+        } = manager.counts();
+        let best: Vec<String> = o.best.iter().map(|m| m.0.to_string()).collect();
+        println!("value {:+}", root.final_value(o.value));
         println!("best {}", best.join(" "));
         println!(
-            "{} jobs ({reused} from the journal), {} nodes, {:.3} s on {} rank{}",
-            jobs.len(),
+            "{finished} jobs ({reused} from the journal), {} nodes, {:.3} s on {} rank{}; {issued} issued, {cancelled} cancelled",
             nodes.iter().sum::<u64>(),
             started.elapsed().as_secs_f64(),
             world.ranks(),
@@ -155,28 +217,263 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     Ok(())
 }
 
-/// Hands rank 0's journaled jobs of this solve to every rank; returns how many there were.
-fn share_done<G: Game>(world: &World, jobs: &[G], done: &mut HashMap<u128, i32>) -> usize {
-    let mine: Vec<u8> = jobs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
-            done.get(&p.key())
-                .map(|&v| (i as u64) << 32 | u64::from(v as u32))
-        })
-        .flat_map(u64::to_le_bytes)
-        .collect();
-    let counts: Vec<usize> = world
-        .gather(mine.len() as u64)
-        .iter()
-        .map(|&c| c as usize)
-        .collect();
-    let mut all = vec![0u8; counts.iter().sum()];
-    world.gather_bytes(&mine, &counts, &mut all);
-    done.clear();
-    for w in all.chunks_exact(8) {
-        let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        done.insert(jobs[(w >> 32) as usize].key(), w as u32 as i32);
+/// An answer: the job, and its result (`None`: cancelled).
+type Answer = (u64, Option<i32>);
+
+/// How the manager reaches its workers.
+trait Link<G: Game> {
+    /// Hands out one order.
+    fn order(&mut self, o: Order<G>, index: &HashMap<u128, usize>);
+    /// Waits for at least one answer; returns every answer that has arrived.
+    fn answers(&mut self) -> Vec<Answer>;
+}
+
+/// The manager's loop: orders out, answers in (each finished one journaled), until the outcome;
+/// `report` hears of every change of the root's interval.
+fn manage<G: Game>(
+    m: &mut Manager<G>,
+    link: &mut impl Link<G>,
+    index: &HashMap<u128, usize>,
+    mut journal: Option<&mut Journal>,
+    report: &dyn Fn(i32, i32, Counts),
+) -> Result<Outcome<G>> {
+    let mut known = m.root_interval();
+    loop {
+        let now = m.root_interval();
+        if now != known {
+            known = now;
+            report(now.0, now.1, m.counts());
+        }
+        match m.poll() {
+            Poll::Done(o) => return Ok(o),
+            Poll::Orders(orders) => {
+                for o in orders {
+                    link.order(o, index);
+                }
+            }
+        }
+        for (id, r) in link.answers() {
+            match r {
+                Some(r) => {
+                    let (key, bound) = m.finished(id, r);
+                    if let Some(j) = journal.as_deref_mut() {
+                        j.append(key, bound, r).context("writing the journal")?;
+                    }
+                }
+                None => m.cancelled(id),
+            }
+        }
     }
-    done.len()
+}
+
+/// The workers are the other ranks.
+struct Remote<'w>(&'w World);
+
+impl<G: Game> Link<G> for Remote<'_> {
+    fn order(&mut self, o: Order<G>, index: &HashMap<u128, usize>) {
+        match o {
+            Order::Run {
+                id,
+                worker,
+                pos,
+                bound,
+            } => {
+                let i = index[&pos.key()];
+                self.0
+                    .send(worker + 1, JOB, [id, i as u64, bound as i64 as u64]);
+            }
+            Order::Cancel { id, worker } => self.0.send(worker + 1, CANCEL, [id, 0, 0]),
+        }
+    }
+
+    fn answers(&mut self) -> Vec<Answer> {
+        let mut out = Vec::new();
+        let mut wait = true;
+        while let Some(msg) = self.0.receive_any(ANSWER, wait) {
+            out.push(decode(msg));
+            wait = false;
+        }
+        out
+    }
+}
+
+/// The one worker is in this process.
+struct Local<'s>(Worker<'s>);
+
+impl<G: Game> Link<G> for Local<'_> {
+    fn order(&mut self, o: Order<G>, index: &HashMap<u128, usize>) {
+        match o {
+            Order::Run { id, pos, bound, .. } => self.0.submit(id, index[&pos.key()], bound),
+            Order::Cancel { id, .. } => self.0.cancel(id),
+        }
+    }
+
+    fn answers(&mut self) -> Vec<Answer> {
+        let mut out = Vec::new();
+        if let Ok(a) = self.0.answers.recv() {
+            self.0.answered(a.0);
+            out.push(a);
+        }
+        while let Ok(a) = self.0.answers.try_recv() {
+            self.0.answered(a.0);
+            out.push(a);
+        }
+        out
+    }
+}
+
+fn decode(msg: Message) -> Answer {
+    (msg[0], (msg[1] == 1).then_some(msg[2] as i64 as i32))
+}
+
+/// A worker rank's loop: jobs and cancels from rank 0 to the search thread, answers back, until
+/// rank 0 says stop. Returns the nodes searched.
+fn work(world: &World, mut w: Worker<'_>) -> u64 {
+    loop {
+        let mut busy = false;
+        while let Some((tag, msg)) = world.try_receive_from(0) {
+            busy = true;
+            match tag {
+                JOB => w.submit(msg[0], msg[1] as usize, msg[2] as i64 as i32),
+                CANCEL => w.cancel(msg[0]),
+                _ => return w.finish(),
+            }
+        }
+        while let Ok((id, r)) = w.answers.try_recv() {
+            busy = true;
+            w.answered(id);
+            world.send(
+                0,
+                ANSWER,
+                [id, u64::from(r.is_some()), r.unwrap_or(0) as i64 as u64],
+            );
+        }
+        if !busy {
+            match w.answers.recv_timeout(Duration::from_millis(1)) {
+                Ok((id, r)) => {
+                    w.answered(id);
+                    world.send(
+                        0,
+                        ANSWER,
+                        [id, u64::from(r.is_some()), r.unwrap_or(0) as i64 as u64],
+                    );
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    panic!("the search thread is gone")
+                }
+            }
+        }
+    }
+}
+
+/// What the search thread and the thread that talks to it share.
+#[derive(Default)]
+struct Running {
+    /// The job being searched.
+    now: Option<u64>,
+    /// Jobs cancelled before the search thread got to them (or while it searched them).
+    cancelled: HashSet<u64>,
+}
+
+/// A search thread that runs jobs in order, one at a time, with one [`Solver`] (so its
+/// transposition table serves every job), answering each once.
+struct Worker<'s> {
+    jobs: Option<mpsc::Sender<(u64, usize, i32)>>,
+    answers: mpsc::Receiver<Answer>,
+    running: Arc<Mutex<Running>>,
+    stop: Arc<AtomicBool>,
+    /// Jobs submitted and not yet answered.
+    pending: HashSet<u64>,
+    thread: std::thread::ScopedJoinHandle<'s, u64>,
+}
+
+impl<'s> Worker<'s> {
+    fn start<'e, G: Game>(
+        scope: &'s std::thread::Scope<'s, 'e>,
+        mut solver: Solver<'e, G>,
+        positions: &'e [G],
+        stop: Arc<AtomicBool>,
+    ) -> Self {
+        let (jobs, rx) = mpsc::channel::<(u64, usize, i32)>();
+        let (tx, answers) = mpsc::channel();
+        let running = Arc::new(Mutex::new(Running::default()));
+        let (r, halt) = (running.clone(), stop.clone());
+        let thread = std::thread::Builder::new()
+            .name("worker".into())
+            .spawn_scoped(scope, move || {
+                for (id, i, bound) in rx {
+                    {
+                        let mut r = r.lock().expect("worker state");
+                        if r.cancelled.remove(&id) {
+                            let _ = tx.send((id, None));
+                            continue;
+                        }
+                        r.now = Some(id);
+                    }
+                    let result = solver.bound(&positions[i], bound);
+                    {
+                        let mut r = r.lock().expect("worker state");
+                        r.now = None;
+                        r.cancelled.remove(&id);
+                        // A stop raised for this job (if it finished first, its result stands).
+                        halt.store(false, Ordering::Relaxed);
+                    }
+                    let answer = match result {
+                        Ok(v) => Some(v),
+                        Err(SearchError::Interrupted) => None,
+                        Err(e) => panic!("search failed: {e}"),
+                    };
+                    let _ = tx.send((id, answer));
+                }
+                solver.nodes()
+            })
+            .expect("cannot spawn the search thread");
+        Worker {
+            jobs: Some(jobs),
+            answers,
+            running,
+            stop,
+            pending: HashSet::new(),
+            thread,
+        }
+    }
+
+    fn submit(&mut self, id: u64, i: usize, bound: i32) {
+        self.pending.insert(id);
+        if let Some(j) = &self.jobs {
+            j.send((id, i, bound)).expect("the search thread is gone");
+        }
+    }
+
+    /// Cancels job `id` if it is still to be answered: dropped if it waits, stopped if it runs.
+    fn cancel(&mut self, id: u64) {
+        if !self.pending.contains(&id) {
+            return; // answered already
+        }
+        let mut r = self.running.lock().expect("worker state");
+        r.cancelled.insert(id);
+        if r.now == Some(id) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Job `id` was answered.
+    fn answered(&mut self, id: u64) {
+        self.pending.remove(&id);
+        self.running
+            .lock()
+            .expect("worker state")
+            .cancelled
+            .remove(&id);
+    }
+
+    /// Ends the search thread; returns the nodes it searched.
+    fn finish(mut self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        self.jobs = None;
+        self.thread
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    }
 }
