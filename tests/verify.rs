@@ -527,3 +527,28 @@ fn survey_tables_default_to_the_default_directory() {
     assert!(nodes(&probed) < nodes(&plain), "{plain} / {probed}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_tables_directory_that_does_not_exist_is_an_error() {
+    let missing = "--tables=/nonexistent/mancala-tables";
+    for args in [
+        &[
+            "verify",
+            "first-player",
+            "kalah",
+            "--holes",
+            "3",
+            "--seeds",
+            "1",
+            missing,
+        ][..],
+        &["verify", "published", "--time-limit", "1", missing][..],
+    ] {
+        let err = fails(args);
+        assert!(
+            err.contains("--tables /nonexistent/mancala-tables: no such directory"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.matches("no such directory").count(), 1, "{err}");
+    }
+}

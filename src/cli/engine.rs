@@ -243,6 +243,23 @@ pub fn tables_for_search<R: Rules>(
     open_for_search(dir, p).with_context(|| format!("--tables {}", dir.display()))
 }
 
+/// `--tables DIR` of a command that solves many boards (and goes on without tables for a board
+/// they do not cover): DIR itself must be a directory, or the flag is a mistake.
+pub fn tables_dir_exists(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    bail!(
+        "--tables {}: {}; build tables with `mancala tables build GAME --max-seeds K --dir DIR`",
+        dir.display(),
+        if dir.exists() {
+            "not a directory"
+        } else {
+            "no such directory"
+        }
+    )
+}
+
 /// A search error as the user should read it: what happened and what to do.
 pub fn search_error(e: SearchError) -> anyhow::Error {
     match e {

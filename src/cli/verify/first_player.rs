@@ -101,6 +101,9 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         .tables
         .as_ref()
         .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
+    if let Some(d) = &tables {
+        engine::tables_dir_exists(d)?;
+    }
     let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref()))?;
     // After Ctrl-C the finished sizes are still written, the others marked; the exit status
     // says the run was interrupted (as `solve`'s does).

@@ -83,6 +83,9 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
         .tables
         .as_ref()
         .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
+    if let Some(d) = &dir {
+        engine::tables_dir_exists(d)?;
+    }
     // The tables of each (capture rule, holes), opened once; `None`: none usable there.
     type Tb = ::tables::Tablebase<MancalaIndexer<Kalah>>;
     let mut opened: Vec<((bool, u8), Option<Tb>)> = Vec::new();
