@@ -416,11 +416,7 @@ fn report_stopped<R: Rules>(
         None => writeln!(
             out,
             "value:    in [{lower:+}, {upper:+}] (final South minus North; proven so far{})",
-            match winner {
-                Some(1) => "; South wins",
-                Some(_) => "; North wins",
-                None => "",
-            }
+            decided(winner)
         )?,
     }
     if value.is_some() {
@@ -548,11 +544,7 @@ fn report_stopped_analysis<R: Rules>(
     writeln!(
         out,
         "value:    in [{lower:+}, {upper:+}] (proven so far{})",
-        match winner {
-            Some(1) => "; South wins",
-            Some(_) => "; North wins",
-            None => "",
-        }
+        decided(winner)
     )?;
     writeln!(
         out,
@@ -564,6 +556,15 @@ fn report_stopped_analysis<R: Rules>(
         finals.len()
     )?;
     Ok(stopped.exit_code())
+}
+
+/// "; South wins" or "; North wins" when bounds decide the winner (+1 or -1), else nothing.
+fn decided(winner: Option<i32>) -> &'static str {
+    match winner {
+        Some(1) => "; South wins",
+        Some(_) => "; North wins",
+        None => "",
+    }
 }
 
 /// Moves separated by spaces, or "none".
