@@ -4,8 +4,8 @@
 #   best first move 3 in both (REFERENCE.md).
 # With --seeds 5, Kalah(6,5): standard +10 (Rawlings 2015), empty-capture +12 (Irving et al.
 #   2000); REFERENCE.md gives no best move there, so only the values are checked. It then builds
-#   K = 24 tables by default (2.8 G nodes for both rules against 6.7 G with K = 20:
-#   docs/performance.md); give it a large table, e.g. --hash-mb 6144.
+#   K = 24 tables by default (2.9 G nodes for both rules against 6.7 G with K = 20; about 17 min
+#   on 2 cores with the builds: docs/performance.md); give it a large table, e.g. --hash-mb 6144.
 #
 # Usage: scripts/kalah-6x4.sh [--no-tables] [--max-seeds K] [--seeds 4|5] [extra solve flags, e.g. --threads 2]
 #
