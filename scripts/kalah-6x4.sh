@@ -16,6 +16,7 @@
 # build plus the whole solve process, which also opens and checks the tables), and exits non-zero
 # if a value or the best move disagrees with the published one.
 set -euo pipefail
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 tables=1
 max_seeds=""
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
     --no-tables) tables=0 ;;
     --max-seeds) max_seeds="${2:?--max-seeds needs a number}"; shift ;;
     --seeds) seeds="${2:?--seeds needs 4 or 5}"; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$self" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) extra+=("$1") ;;
   esac
   shift
