@@ -221,26 +221,8 @@ fn mpi_a_killed_rank_stops_the_job_and_the_build_resumes() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let ranks = children(job.id());
-    assert_eq!(ranks.len(), 2, "mpirun's children: {ranks:?}");
-    let killed = Command::new("kill")
-        .args(["-KILL", &ranks[1].to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
     // The job ends, with an error, in bounded time: never a hang.
-    let stopping = Instant::now();
-    let status = loop {
-        if let Some(s) = job.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            stopping.elapsed() < Duration::from_secs(60),
-            "the job did not end within 60 s of a rank's death"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(!status.success(), "a job with a dead rank succeeded");
+    kill_the_second_rank(&mut job);
     // Every file that looks like a table is a complete, correct layer (temporaries aside).
     let left = files(&dir);
     let tables: Vec<_> = left.iter().filter(|(n, _)| n.ends_with(".mtb")).collect();
@@ -551,6 +533,18 @@ fn mpi_killed_solve_restarts_from_its_journal() {
         assert!(job.try_wait().unwrap().is_none(), "the solve ended first");
         std::thread::sleep(Duration::from_millis(5));
     }
+    kill_the_second_rank(&mut job);
+    let kept = lines() - 1;
+    let (v, b, last) = mpi_solve(2, &game, &extra);
+    assert_eq!((v, &b), (value, &best));
+    let st = stats(&last);
+    assert!(kept >= 8 && st.reused >= 8, "{last}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Kills rank 1 of the 2-rank job `job` with SIGKILL and waits (at most 60 s: never a hang) for
+/// the job to end, which it must with an error.
+fn kill_the_second_rank(job: &mut std::process::Child) {
     let ranks = children(job.id());
     assert_eq!(ranks.len(), 2, "mpirun's children: {ranks:?}");
     let killed = Command::new("kill")
@@ -565,15 +559,9 @@ fn mpi_killed_solve_restarts_from_its_journal() {
         }
         assert!(
             stopping.elapsed() < Duration::from_secs(60),
-            "the solve did not end within 60 s of a rank's death"
+            "the job did not end within 60 s of a rank's death"
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert!(!status.success(), "a solve with a dead rank succeeded");
-    let kept = lines() - 1;
-    let (v, b, last) = mpi_solve(2, &game, &extra);
-    assert_eq!((v, &b), (value, &best));
-    let st = stats(&last);
-    assert!(kept >= 8 && st.reused >= 8, "{last}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!status.success(), "a job with a dead rank succeeded");
 }
