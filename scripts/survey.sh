@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Reproduces the survey tables of the README: the first player's advantage (exact value of the
-# start position) over a range of board sizes for all five games, and the Dakon first-turn
-# (winning opening) results for 3..10 holes. Writes CSV, SVG and Markdown into docs/survey/.
+# Reproduces the survey of docs/survey/: the first player's advantage (exact value of the start
+# position) for every board size of every game over the whole ranges of docs/rules.md §2.11, and
+# the Dakon first-turn (winning opening) results for 3..10 holes. Writes CSV, SVG and Markdown
+# into docs/survey/, and grids.md, the five games' grids side by side.
 #
 # Usage: scripts/survey.sh [time limit per size in seconds, default 10]
-# Sizes not solved within the limit are reported as unknown, never guessed. With the default
-# limit the whole script takes about 10 minutes on 2 cores; a larger limit fills in more cells.
+# A size not solved within the limit is reported as unknown with its reason (the CSV's status
+# column: time-limit, or unsolvable when the board is too large for the search's exact keys),
+# never guessed. Kalah uses endgame tables for 5 and 6 holes (K=20, both rules, built first in
+# $MANCALA_TABLES, default target/tables: about 20 s), so that Kalah(6,4) fits in the limit.
+# With the default limit the whole script takes about 40 minutes on 2 cores, most of it the
+# sizes that run out of time; a larger limit fills in more cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-10}
 out=docs/survey
-mkdir -p "$out"
+tables="${MANCALA_TABLES:-target/tables}"
+mkdir -p "$out" "$tables"
 # MANCALA_BIN: an already built binary to use instead of building one.
 if [ -n "${MANCALA_BIN:-}" ]; then
   bin=$MANCALA_BIN
@@ -18,6 +24,13 @@ else
   cargo build --release --quiet
   bin=${CARGO_TARGET_DIR:-target}/release/mancala
 fi
+
+echo "== Kalah endgame tables, 5 and 6 holes, K=20, both rules, in $tables" >&2
+for holes in 5 6; do
+  for rule in "" --empty-capture; do
+    "$bin" tables build kalah --holes "$holes" $rule --max-seeds 20 --dir "$tables" > /dev/null
+  done
+done
 
 survey() { # name game holes seeds seconds-per-size [rule flags]
   local name=$1 game=$2 holes=$3 seeds=$4 secs=$5
@@ -27,13 +40,12 @@ survey() { # name game holes seeds seconds-per-size [rule flags]
     --csv "$out/$name.csv" --plot "$out/$name.svg" > "$out/$name.md"
 }
 
-survey kalah               kalah         1..6 1..4 "$limit"
-survey kalah-empty-capture kalah         1..6 1..4 "$limit" --empty-capture
-# Dakon 6x6 needs a little longer than the rest.
-survey dakon               dakon         3..6 1..6 "$((limit * 3))"
-survey djenon-aboure       djenon-aboure 2..7 1..5 "$limit"
-survey walak-pussa         walak-pussa   2..7 1..5 "$limit"
-survey san-yao             san-yao       2..6 1..5 "$limit"
+survey kalah               kalah         1..8  1..8  "$limit" --tables="$tables"
+survey kalah-empty-capture kalah         1..8  1..8  "$limit" --empty-capture --tables="$tables"
+survey dakon               dakon         3..10 1..10 "$limit"
+survey djenon-aboure       djenon-aboure 2..9  1..8  "$limit"
+survey walak-pussa         walak-pussa   2..9  1..8  "$limit"
+survey san-yao             san-yao       2..9  1..8  "$limit"
 
 # Dakon: the first player's whole first turn, 3..10 holes with seeds = holes, plus the full game
 # value where it is found within the limit.
@@ -68,5 +80,36 @@ for name, lines in [("dakon-opening.csv", csv), ("dakon-opening.md", md)]:
         f.write("\n".join(lines) + "\n")
     import os
     os.replace(f"{out}/{name}.tmp", f"{out}/{name}")
+PY
+# The grids of all games in one file, with each game's coverage (sizes solved / unknown).
+python3 - "$out" "$limit" <<'PY'
+import csv, os, sys
+out, limit = sys.argv[1], sys.argv[2]
+games = [("kalah", "Kalah"), ("kalah-empty-capture", "Kalah, empty-capture"), ("dakon", "Dakon"),
+         ("djenon-aboure", "Djenon-aboure"), ("walak-pussa", "Walak-pussa"), ("san-yao", "San-Yao")]
+mark = {"time-limit": "?", "unsolvable": "x", "interrupted": "?", "not-run": "?"}
+md = [f"Values of the standard start, final South (first player) minus North under perfect play.",
+      f"Rows: holes per row; columns: seeds per hole. `?` = not solved within {limit} s (time);",
+      "`x` = too large for the search's exact keys (memory). Written by scripts/survey.sh.", ""]
+coverage = ["| game | sizes | solved | unknown (time) | unknown (memory) |", "|:--|--:|--:|--:|--:|"]
+for name, title in games:
+    rows = list(csv.DictReader(open(f"{out}/{name}.csv")))
+    holes = sorted({int(r["holes"]) for r in rows})
+    seeds = sorted({int(r["seeds"]) for r in rows})
+    cell = {(int(r["holes"]), int(r["seeds"])): r for r in rows}
+    md += [f"{title}:", "", "```text", "h\\s " + "".join(f"{s:>6}" for s in seeds)]
+    for h in holes:
+        line = f"{h:>4} "
+        for sd in seeds:
+            r = cell.get((h, sd))
+            v = "" if r is None else (f"{int(r['value']):+d}" if r["status"] == "solved" else mark[r["status"]])
+            line += f"{v:>6}"
+        md.append(line)
+    md += ["```", ""]
+    st = [r["status"] for r in rows]
+    coverage.append(f"| {title} | {len(rows)} | {st.count('solved')} | {st.count('time-limit')} | {st.count('unsolvable')} |")
+with open(f"{out}/grids.md.tmp", "w") as f:
+    f.write("\n".join(md + ["Coverage:", ""] + coverage) + "\n")
+os.replace(f"{out}/grids.md.tmp", f"{out}/grids.md")
 PY
 echo "wrote $out/" >&2

@@ -1,6 +1,10 @@
 //! Exact values from the search against published values: docs/rules.md §3.7 and REFERENCE.md.
 
-use crate::util::{kalah, kalah_start_values, solve_start};
+use crate::reference::{self, RefGame};
+use crate::util::{cfg, kalah, kalah_start_values, solve_start};
+use mancala::rules::Dakon;
+use mancala::Position;
+use solver::solve;
 
 /// docs/rules.md §3.7: every board size under the four rule combinations.
 #[test]
@@ -51,5 +55,29 @@ fn thread_count_does_not_change_values() {
                 "Kalah({holes},{seeds}) threads={threads}"
             );
         }
+    }
+}
+
+/// Dakon on its large boards, 7x7 to 10x10 (seeds = holes): South takes every seed on the board,
+/// so the value is the whole stake and no search could find more; the principal variation,
+/// played on the independent reference engine, ends the game with that score.
+#[test]
+fn dakon_large_boards_are_won_outright_and_their_pvs_replay() {
+    let g = RefGame::Dakon {
+        nembak_takes_landing_seed: false,
+        no_mikul: false,
+    };
+    for n in [7u8, 8, 9, 10] {
+        let p = Position::start(Dakon::default(), n, n).unwrap();
+        let r = solve(&p, &cfg(1), None).unwrap();
+        let total = 2 * u32::from(n) * u32::from(n);
+        assert_eq!(p.final_value(r.value), total as i32, "Dakon {n}x{n}");
+        assert!(!r.best.is_empty() && r.pv[0] == r.best[0], "Dakon {n}x{n}");
+        let mut q = reference::start(g, n.into(), n.into());
+        for mv in &r.pv {
+            q = reference::play(g, &q, mv.0).unwrap();
+        }
+        assert_eq!(q.to_move, None, "Dakon {n}x{n}: the PV ends the game");
+        assert_eq!(q.stores, [total, 0], "Dakon {n}x{n}");
     }
 }

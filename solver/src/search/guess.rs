@@ -57,8 +57,11 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
     }
 
     /// Depth-limited fail-soft alpha-beta on a heuristic value. Its results are not bounds on the
-    /// future value, so only the best move is stored, as an ordering hint (bounds `-stake..=stake`),
-    /// and never over an entry that holds bounds.
+    /// future value, so only the best move is stored, as an ordering hint (bounds `-stake..=stake`,
+    /// which leave stored bounds as they are), and over an entry that holds bounds only when the
+    /// look-ahead below it was the larger search: the exact search's hints are the better ones,
+    /// but not those of a cheap test such as the value job's first ("does the mover take the
+    /// whole stake?"), which would otherwise take the top of the tree from the look-ahead.
     fn heuristic(
         &mut self,
         pos: &G,
@@ -68,6 +71,7 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
         beta: i32,
     ) -> i32 {
         self.stats.nodes += 1;
+        let nodes_before = self.stats.nodes;
         if self.stats.nodes >= self.next_poll {
             self.poll();
         }
@@ -76,13 +80,16 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
         }
         let stake = pos.stake();
         let mut tt_move = None;
-        let mut has_bounds = false;
+        // The work of the exact search behind the stored bounds, if any.
+        let mut bounds_work = None;
         if let Some(e) = self.probe(slot) {
             if e.lower == e.upper {
                 return e.lower;
             }
             tt_move = e.best;
-            has_bounds = e.lower > -stake || e.upper < stake;
+            if e.lower > -stake || e.upper < stake {
+                bounds_work = Some(e.work);
+            }
         }
         // Endgame tables know the value outright: the look-ahead needs nothing below them.
         if let Some(v) = self.sh.oracle.and_then(|o| o.probe(pos)) {
@@ -124,7 +131,9 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
                 }
             }
         }
-        if !has_bounds {
+        let larger =
+            bounds_work.is_none_or(|w| w < Entry::work_of(self.stats.nodes - nodes_before));
+        if larger {
             if let Some(i) = best_i {
                 self.sh.tt.store_at(
                     slot,

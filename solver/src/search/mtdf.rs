@@ -18,21 +18,26 @@ pub(super) fn run_job<G: Game, W: Width>(
         Job::AtLeast(pos, t) => s.root(&pos, t - 1, t),
         Job::Guess(pos) => s.shared_guess(&pos, cfg.guess_depth),
         Job::Exact(pos, mut lo, mut hi) => {
-            // MTD(f)-style null-window tests: the first asks whether the position reaches the
-            // heuristic guess (or is won, F >= 1, when there is none); after that each test sits
+            // MTD(f)-style null-window tests: the first asks whether the mover takes the whole
+            // stake, the second whether the position reaches the heuristic guess (or, for small
+            // stakes, the first asks whether it is won, F >= 1); after that each test sits
             // at the bound just proved (fail-soft results often land on the value itself), so
             // the proof that ends the search comes next. If the bound keeps creeping one way
             // (`SearchConfig::bisect_after`), bisect instead, to bound the number of passes.
             if lo >= hi {
                 return Some(lo);
             }
-            // A heuristic look-ahead first (`SearchConfig::guess_depth`): move hints for the top
-            // of the tree, and a first guess to test instead of 0.
-            let mut first = 0;
-            if pos.stake() >= cfg.guess_min_stake {
-                first = s.shared_guess(&pos, cfg.guess_depth)? - 1;
-            }
-            let mut med = first.clamp(lo, hi - 1);
+            // The first test asks whether the mover takes the whole stake still in play. It is
+            // nearly free when the answer is no (one opponent move that wins anything refutes
+            // it), and when the answer is yes it ends the search before the look-ahead, which on
+            // boards such as Dakon 9x9 costs more than the whole proof.
+            let look_ahead = pos.stake() >= cfg.guess_min_stake;
+            let mut top_tested = !look_ahead;
+            let mut med = if look_ahead {
+                hi - 1
+            } else {
+                0.clamp(lo, hi - 1)
+            };
             let mut run = 0;
             let mut last_high = None;
             loop {
@@ -56,6 +61,13 @@ pub(super) fn run_job<G: Game, W: Width>(
                 (lo, hi) = (lo.max(l), hi.min(h));
                 if lo >= hi {
                     break;
+                }
+                if !top_tested {
+                    // A heuristic look-ahead next (`SearchConfig::guess_depth`): move hints for
+                    // the top of the tree, and a guess to test instead of 0.
+                    top_tested = true;
+                    med = (s.shared_guess(&pos, cfg.guess_depth)? - 1).clamp(lo, hi - 1);
+                    continue;
                 }
                 run = if last_high == Some(high) { run + 1 } else { 0 };
                 last_high = Some(high);

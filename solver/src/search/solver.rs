@@ -85,13 +85,20 @@ impl<'o, G: Game> Solver<'o, G> {
     /// The heuristic first guess at the future value of `pos` that [`Solver::value`] starts its
     /// null-window tests from: a look-ahead of [`SearchConfig::guess_depth`] plies with
     /// [`Game::estimate`] at the horizon (it leaves move hints in the table), or 1 ("is it
-    /// won?") below [`SearchConfig::guess_min_stake`]. Only a guess, never a bound.
+    /// won?") below [`SearchConfig::guess_min_stake`], or the whole stake when a first test
+    /// proves that the mover takes it all. Only a guess, never a bound.
     ///
     /// # Errors
     /// [`SearchError::Interrupted`] when the stop flag was raised.
     pub fn guess(&mut self, pos: &G) -> Result<i32, SearchError> {
-        if pos.stake() < self.pool.cfg.guess_min_stake {
+        let stake = pos.stake();
+        if stake < self.pool.cfg.guess_min_stake {
             return Ok(1);
+        }
+        // As the value search does: first whether the mover takes the whole stake, nearly free
+        // to refute and, when true, far cheaper than the look-ahead.
+        if self.pool.bound(pos, stake)? >= stake {
+            return Ok(stake);
         }
         self.pool.run(Job::Guess(*pos))
     }
