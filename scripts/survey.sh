@@ -4,7 +4,9 @@
 # the Dakon first-turn (winning opening) results for 3..10 holes. Writes CSV, SVG and Markdown
 # into docs/survey/, and grids.md, the five games' grids side by side.
 #
-# Usage: scripts/survey.sh [time limit per size in seconds, default 10]
+# Usage: scripts/survey.sh [time limit per size in seconds, default 10] [PART...]
+# PART: kalah, kalah-empty-capture, dakon, djenon-aboure, walak-pussa, san-yao, openings (the Dakon
+# first turns); default all of them. grids.md is always rewritten from the CSVs there are.
 # A size not solved within the limit is reported as unknown with its reason (the CSV's status
 # column: time-limit, or unsolvable when the board is too large for the search's exact keys),
 # never guessed. Kalah uses endgame tables for 5 and 6 holes (K=20, both rules, built first in
@@ -14,6 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-10}
+shift || true
+parts=" ${*:-kalah kalah-empty-capture dakon djenon-aboure walak-pussa san-yao openings} "
+wants() { [[ "$parts" == *" $1 "* ]]; }
 out=docs/survey
 tables="${MANCALA_TABLES:-target/tables}"
 mkdir -p "$out" "$tables"
@@ -25,16 +30,19 @@ else
   bin=${CARGO_TARGET_DIR:-target}/release/mancala
 fi
 
-echo "== Kalah endgame tables, 5 and 6 holes, K=20, both rules, in $tables" >&2
-for holes in 5 6; do
-  for rule in "" --empty-capture; do
-    "$bin" tables build kalah --holes "$holes" $rule --max-seeds 20 --dir "$tables" > /dev/null
+if wants kalah || wants kalah-empty-capture; then
+  echo "== Kalah endgame tables, 5 and 6 holes, K=20, both rules, in $tables" >&2
+  for holes in 5 6; do
+    for rule in "" --empty-capture; do
+      "$bin" tables build kalah --holes "$holes" $rule --max-seeds 20 --dir "$tables" > /dev/null
+    done
   done
-done
+fi
 
 survey() { # name game holes seeds seconds-per-size [rule flags]
   local name=$1 game=$2 holes=$3 seeds=$4 secs=$5
   shift 5
+  wants "$name" || return 0
   echo "== $name: holes $holes, seeds $seeds, $secs s per size" >&2
   "$bin" verify first-player "$game" --holes "$holes" --seeds "$seeds" "$@" --time-limit "$secs" \
     --csv "$out/$name.csv" --plot "$out/$name.svg" > "$out/$name.md"
@@ -49,6 +57,7 @@ survey san-yao             san-yao       2..9  1..8  "$limit"
 
 # Dakon: the first player's whole first turn, 3..10 holes with seeds = holes, plus the full game
 # value where it is found within the limit.
+if wants openings; then
 echo "== dakon openings 3..10" >&2
 for n in 3 4 5 6 7 8 9 10; do
   "$bin" verify opening dakon --holes "$n" --solve --time-limit "$limit" --json
@@ -70,7 +79,7 @@ for r in rows:
     win = {True: "yes", False: "no", None: "unknown"}[r["winning"]]
     value = r.get("value")
     csv.append(",".join(str(x) for x in [n, n, r["total_seeds"], str(exact).lower(), win, bound + str(count),
-               bound + str(total), moves(r["shortest"]), moves(r["best"]), bound + str(r["max_store"]),
+               bound + str(total), moves(r["shortest"]), moves(r["best_turn"]), bound + str(r["max_store"]),
                "" if value is None else value, r["nodes"], "%.1f" % r["seconds"]]))
     md.append(f"| {n}x{n} | {r['total_seeds']} | {win} | {bound}{count} | {bound}{total} | "
               f"{moves(r['shortest']).replace(' ', ',')} | {bound}{r['max_store']} | "
@@ -81,6 +90,7 @@ for name, lines in [("dakon-opening.csv", csv), ("dakon-opening.md", md)]:
     import os
     os.replace(f"{out}/{name}.tmp", f"{out}/{name}")
 PY
+fi
 # The grids of all games in one file, with each game's coverage (sizes solved / unknown).
 python3 - "$out" "$limit" <<'PY'
 import csv, os, sys
@@ -93,11 +103,13 @@ md = [f"Values of the standard start, final South (first player) minus North und
       "`x` = too large for the search's exact keys (memory). Written by scripts/survey.sh.", ""]
 coverage = ["| game | sizes | solved | unknown (time) | unknown (memory) |", "|:--|--:|--:|--:|--:|"]
 for name, title in games:
+    if not os.path.exists(f"{out}/{name}.csv"):
+        continue
     rows = list(csv.DictReader(open(f"{out}/{name}.csv")))
     holes = sorted({int(r["holes"]) for r in rows})
     seeds = sorted({int(r["seeds"]) for r in rows})
     cell = {(int(r["holes"]), int(r["seeds"])): r for r in rows}
-    md += [f"{title}:", "", "```text", "h\\s " + "".join(f"{s:>6}" for s in seeds)]
+    md += [f"{title}:", "", "```text", " h\\s " + "".join(f"{s:>6}" for s in seeds)]
     for h in holes:
         line = f"{h:>4} "
         for sd in seeds:

@@ -174,10 +174,20 @@ fn with_progress<T>(
                 bar.finish_and_clear();
             }
         });
-        let r = work(cfg);
-        done.store(true, Ordering::Relaxed);
-        r
+        // Set even when `work` unwinds (a sowing abandoned at the deadline), or the scope would
+        // wait for the display thread forever.
+        let _done = SetOnDrop(&done);
+        work(cfg)
     })
+}
+
+/// Raises its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
@@ -208,7 +218,8 @@ fn run_search<R: Rules, T>(
         with_progress(search.wants_progress(), &cfg, &progress, &to_final, |cfg| {
             Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
         })
-    });
+    })
+    .unwrap_or(Err(SearchError::Interrupted));
     let result = match result {
         Ok(r) => Ok(r),
         Err(SearchError::Interrupted) => {

@@ -31,6 +31,7 @@ use crate::board::Board;
 use crate::board::{Pits, Ring, Side};
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The five games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -497,6 +498,25 @@ pub(crate) fn relay(
     relay_from(Brent::new(), pits, lift, lap)
 }
 
+/// Raised to make the relay sowings in progress give up (see [`give_up_sowings`]).
+static GIVE_UP: AtomicBool = AtomicBool::new(false);
+
+/// The unwinding payload of a relay sowing that gave up because [`give_up_sowings`] asked it to.
+#[derive(Debug)]
+pub struct SowingAbandoned;
+
+/// Asks every relay sowing in progress, and every one started until this is called again with
+/// `false`, to give up after at most about a million more laps, by unwinding with a
+/// [`SowingAbandoned`] payload (`std::panic::resume_unwind`: no panic message). A sowing of a
+/// cyclic game can run billions of laps before it ends or repeats (docs/rules.md §2.9), longer
+/// than any time limit, and has no other way out; so a caller that abandons a whole computation
+/// (past a deadline) raises this and catches the unwind. Nothing wrong is ever computed: the
+/// sowing and whatever was waiting on it are dropped, and what finished before stays valid.
+/// Process-wide, for one abandoned computation at a time.
+pub fn give_up_sowings(on: bool) {
+    GIVE_UP.store(on, Ordering::Relaxed);
+}
+
 /// [`relay`] with Brent's counters as `brent` says (the saved state is the one given): so that a
 /// test can run the real loop, on a synthetic lap, from where the counters stand after billions
 /// of laps (a relay that long takes hours). `relay` passes fresh counters; inlined, that costs
@@ -519,6 +539,8 @@ fn relay_from(
         }
         if brent.tick() {
             saved = (*pits, lift);
+        } else if brent.at_checkpoint() && GIVE_UP.load(Ordering::Relaxed) {
+            std::panic::resume_unwind(Box::new(SowingAbandoned));
         }
     }
 }
@@ -541,6 +563,13 @@ pub(crate) struct Brent {
 impl Brent {
     pub(crate) fn new() -> Self {
         Brent { power: 1, steps: 0 }
+    }
+
+    /// Whether the count since the saved state moved is a whole number of 2^20 laps: where a long
+    /// sowing looks whether it was asked to give up.
+    #[inline]
+    pub(crate) fn at_checkpoint(&self) -> bool {
+        self.steps & ((1 << 20) - 1) == 0
     }
 
     /// Counts a lap; true when the saved state must move to the current one.

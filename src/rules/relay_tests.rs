@@ -1,12 +1,18 @@
 //! Brent's cycle finding of [`super::relay`] (the real loop, [`relay_from`], with its [`Brent`]
 //! counters) on synthetic laps: every tail and cycle length, and a cycle longer than 2^32 laps.
 
-use super::{relay_from, Brent, Endless, LapEnd};
+use super::{give_up_sowings, relay_from, Brent, Endless, LapEnd, SowingAbandoned};
 use crate::board::Pits;
+use std::sync::Mutex;
+
+/// Held by the tests that run long relays and by the one that asks relays to give up (a
+/// process-wide flag), so that they never overlap.
+static LONG_RELAYS: Mutex<()> = Mutex::new(());
 
 /// Laps until a synthetic sowing's state repeats: the board never changes and the pit to lift
 /// steps from `x` to `f(x)` (so the lap-boundary state is the pit alone), never stopping.
 fn laps_to_repeat(brent: Brent, x0: usize, f: impl Fn(usize) -> usize) -> u64 {
+    let _alone = LONG_RELAYS.lock().unwrap_or_else(|e| e.into_inner());
     let mut laps = 0u64;
     let mut pits = Pits::from_slice(&[1, 2, 3]);
     let end = relay_from(brent, &mut pits, x0, |_, lift| {
@@ -90,4 +96,28 @@ fn a_cycle_longer_than_2_to_the_32_is_found() {
     };
     let f = |x: usize| if x + 1 == LEN { 0 } else { x + 1 };
     assert_eq!(laps_to_repeat(at, 5, f), LEN as u64);
+}
+
+/// A sowing that would run for ages (its state never repeats) gives up once asked, by unwinding
+/// with [`SowingAbandoned`]; without the request it would never return.
+#[test]
+fn a_long_sowing_gives_up_when_asked() {
+    let _alone = LONG_RELAYS.lock().unwrap_or_else(|e| e.into_inner());
+    let asker = std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        give_up_sowings(true);
+    });
+    let mut pits = Pits::from_slice(&[1, 2, 3]);
+    let never_repeats = Brent {
+        power: 1 << 62,
+        steps: 0,
+    };
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        relay_from(never_repeats, &mut pits, 0, |_, lift| {
+            LapEnd::Relay(lift + 1)
+        })
+    }));
+    asker.join().unwrap();
+    give_up_sowings(false);
+    assert!(r.unwrap_err().is::<SowingAbandoned>());
 }
