@@ -22,6 +22,20 @@ pub fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
+/// Makes the allocator hand freed large blocks back to the system at once. glibc raises its mmap
+/// threshold each time a large block is freed, so later blocks below the new threshold come from
+/// its arenas, which keep freed memory resident: a table build, which frees and allocates a
+/// layer's arrays in turn, then peaks at whatever the threads' timing left behind, 10 % and more
+/// above what it holds at any moment, and differently from run to run. With a fixed threshold
+/// (128 KiB, glibc's initial one) its peak is what it holds. Elsewhere (other C libraries) nothing.
+pub fn return_freed_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; a failure leaves the default in place.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+    }
+}
+
 /// Asks the kernel to back the 2 MiB-aligned part of `bytes` bytes at `ptr` with huge pages
 /// (Linux `madvise(MADV_HUGEPAGE)`; elsewhere nothing). Call it before the memory is first
 /// touched. Random accesses over a large array otherwise miss the TLB on nearly every access, and

@@ -199,6 +199,9 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
     let threads = engine::threads(a.threads)?;
+    // Layers' arrays are freed and allocated in turn: without this the peak depends on what the
+    // allocator kept of the freed ones, and the estimate below could not hold.
+    solver::return_freed_blocks();
     // The process itself (code, allocator, threads) counts too: it is most of a small build.
     // Read before the estimate, which may build the top layer's schedule to measure it.
     let own = engine::resident_bytes().unwrap_or(0);
