@@ -6,7 +6,8 @@
 #
 # Usage: scripts/survey.sh [time limit per size in seconds, default 10] [PART...]
 # PART: kalah, kalah-empty-capture, dakon, djenon-aboure, walak-pussa, san-yao, openings (the Dakon
-# first turns); default all of them. grids.md is always rewritten from the CSVs there are.
+# first turns), or none (only rewrite grids.md); default all of them. grids.md is always rewritten
+# from the CSVs there are.
 # A size not solved within the limit is reported as unknown with its reason (the CSV's status
 # column: time-limit, or unsolvable when the board is too large for the search's exact keys),
 # never guessed. Kalah uses endgame tables for 5 and 6 holes (K=20, both rules, built first in
@@ -16,8 +17,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-10}
+[[ "$limit" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "survey.sh: the time limit must be a number of seconds, not '$limit'" >&2; exit 2; }
 shift || true
-parts=" ${*:-kalah kalah-empty-capture dakon djenon-aboure walak-pussa san-yao openings} "
+all_parts="kalah kalah-empty-capture dakon djenon-aboure walak-pussa san-yao openings"
+parts=" ${*:-$all_parts} "
+for p in "$@"; do
+  [[ " $all_parts none " == *" $p "* ]] || { echo "survey.sh: unknown part '$p' (one of: $all_parts, none)" >&2; exit 2; }
+done
 wants() { [[ "$parts" == *" $1 "* ]]; }
 out=docs/survey
 tables="${MANCALA_TABLES:-target/tables}"
