@@ -30,6 +30,7 @@ pub mod game;
 pub mod matches;
 pub mod notation;
 pub mod opening;
+pub mod perft;
 pub mod position;
 pub mod rank;
 pub mod reference_values;

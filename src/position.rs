@@ -32,7 +32,7 @@ impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMove::GameOver => write!(f, "the game is over"),
-            IllegalMove::OutOfRange { mv, holes } => write!(f, "move {mv} is out of range (moves are 1..={holes})"),
+            IllegalMove::OutOfRange { mv, holes } => write!(f, "move {mv} is out of range (the pits are numbered 1 to {holes})"),
             IllegalMove::NotCandidate(NotCandidate::Empty) => write!(f, "the pit is empty"),
             IllegalMove::NotCandidate(NotCandidate::Single) => {
                 write!(f, "the pit holds a single seed (only pits with 2 or more may be sown)")

@@ -44,7 +44,7 @@ fn session_ok(args: &[&str], input: &str) -> (String, String) {
     (out, err)
 }
 
-/// One move line of the output: `North plays 2 (engine, value -8): 0,3,3/2,0,3/0,1/N`.
+/// One move line of the output: `North plays 2 (engine, value North +8): 0,3,3/2,0,3/0,1/N`.
 #[derive(Debug, Clone, PartialEq)]
 struct Played {
     side: Side,
@@ -65,8 +65,10 @@ fn plays(out: &str) -> Vec<Played> {
                 (Side::North, l.strip_prefix("North plays ")?)
             };
             let (head, after) = rest.split_once(": ")?;
+            // "North plays 2 (engine, value South +6)": the value labelled with the side it
+            // favours.
             let (mv, engine) = match head.split_once(" (engine, value ") {
-                Some((m, v)) => (m, Some(v.trim_end_matches(')').parse().unwrap())),
+                Some((m, v)) => (m, Some(verdict_value(v.trim_end_matches(')')))),
                 None => (head, None),
             };
             Some(Played {
@@ -343,7 +345,7 @@ fn bad_input_is_a_message_and_the_game_goes_on() {
         "9\nN1\nfoo\n0\nS\n\u{00e9}t\u{00e9}\n1\nquit\n2\n",
     );
     assert!(
-        err.contains("move 9 is illegal: out of range (moves are 1..=3)"),
+        err.contains("move 9 is illegal: out of range (the pits are numbered 1 to 3)"),
         "{err}"
     );
     assert!(
@@ -609,8 +611,9 @@ fn on_a_terminal_the_prompt_shows_and_a_move_and_quit_work() {
     p.exp_string("South (you)> ").unwrap();
     p.send_line("1").unwrap();
     p.exp_string("South plays 1: 0,3,3/2,2,2/0,0/N").unwrap();
-    p.exp_string("North plays 2 (engine, value -8)").unwrap();
-    p.exp_string("North plays 1 (engine, value -8): 0,3,3/0,1,4/0,1/S")
+    p.exp_string("North plays 2 (engine, value North +8)")
+        .unwrap();
+    p.exp_string("North plays 1 (engine, value North +8): 0,3,3/0,1,4/0,1/S")
         .unwrap();
     p.exp_string("South (you)> ").unwrap();
     // An unknown command and then `undo` work at the prompt too.
@@ -865,4 +868,16 @@ fn a_repeating_match_round_can_be_ended_by_agreement() {
         line_after(&out, "history: "),
         "6,6,7,7,1,1,2,2,3,3,4,4,5,5 (with a round ended by agreement)"
     );
+}
+
+/// The final South-minus-North score of "South +6", "North +2" or "a draw".
+fn verdict_value(words: &str) -> i32 {
+    if let Some(n) = words.strip_prefix("South +") {
+        n.parse().unwrap()
+    } else if let Some(n) = words.strip_prefix("North +") {
+        -n.parse::<i32>().unwrap()
+    } else {
+        assert_eq!(words, "a draw");
+        0
+    }
 }

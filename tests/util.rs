@@ -189,7 +189,7 @@ impl Pair for SanYao {
 
 /// The rows of a CSV data file: lines starting with `#` are comments, the first other line is
 /// the header. Fields hold no commas, so no quoting.
-fn csv_rows(text: &'static str) -> Vec<HashMap<&'static str, &'static str>> {
+pub(crate) fn csv_rows(text: &'static str) -> Vec<HashMap<&'static str, &'static str>> {
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty());

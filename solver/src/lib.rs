@@ -9,10 +9,12 @@
 //! - [`tt`]: the exact, lock-free transposition table shared by all threads.
 //! - [`search`]: alpha-beta with MTD(f) / null-window bisection at the root, parallel driver.
 //! - [`retro`]: retrograde analysis, layer by layer, over an indexable game.
+//! - [`lookahead`]: a depth-limited heuristic search, for a move to play where no exact one is known.
 
 #![deny(missing_docs)]
 
 pub mod game;
+pub mod lookahead;
 mod memory;
 pub mod retro;
 pub mod search;

@@ -73,39 +73,72 @@ pub fn ensure_memory(what: &str, bytes: u64) -> Result<()> {
     Ok(())
 }
 
-/// The transposition table's size when `--hash-mb` is not given, the same for every command, in
-/// MiB; a position that cannot fill it takes less ([`tt_bytes`]). 256 rather than a larger table:
-/// faulting in 1 GiB costs up to 1.6 s of system time, more than a mid-sized solve gains from
-/// the room (Kalah(5,4) and (6,3), and (6,4) with tables: `docs/performance.md`).
-pub const DEFAULT_HASH_MB: u64 = 256;
+/// Where a transposition table starts when `--hash-mb` is not given, in MiB: small boards never
+/// need more (Kalah(4,3) searches 51 k nodes), and a table is faulted in as it is touched.
+pub const START_HASH_MB: u64 = 8;
 
-/// `--hash-mb` in bytes ([`DEFAULT_HASH_MB`] when not given): at least 1 MiB, and an explicit
-/// request no larger than the machine's available memory.
-pub fn hash_bytes(asked_mb: Option<u64>) -> Result<u64> {
-    let mb = asked_mb.unwrap_or(DEFAULT_HASH_MB);
+/// The most a table grows to when `--hash-mb` is not given, in MiB (and at most half the
+/// memory available): the search grows it fourfold whenever a job outgrows it
+/// ([`solver::search::GROW_AFTER`]), so a solve takes what its tree can use.
+pub const MAX_HASH_MB: u64 = 4096;
+
+/// The transposition table's size: fixed by `--hash-mb`, or growing from [`START_HASH_MB`] up
+/// to a cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashSize {
+    /// `--hash-mb` in bytes, when given.
+    fixed: Option<u64>,
+    /// The growing table's largest size in bytes.
+    cap: u64,
+}
+
+/// `--hash-mb` (at least 1 MiB, and no more than the machine's available memory), or the
+/// growing default when not given.
+pub fn hash_bytes(asked_mb: Option<u64>) -> Result<HashSize> {
+    let avail = available_memory();
+    let Some(mb) = asked_mb else {
+        let cap = avail.map_or(MAX_HASH_MB << 20, |a| (a / 2).min(MAX_HASH_MB << 20));
+        return Ok(HashSize {
+            fixed: None,
+            cap: cap.max(START_HASH_MB << 20),
+        });
+    };
     if mb == 0 {
         bail!("--hash-mb must be at least 1");
     }
     let bytes = mb
         .checked_mul(1 << 20)
         .ok_or_else(|| anyhow!("--hash-mb {mb} is too large"))?;
-    if let Some(avail) = available_memory() {
-        if asked_mb.is_some() && bytes > avail {
+    if let Some(avail) = avail {
+        if bytes > avail {
             bail!(
                 "--hash-mb {mb} asks for more memory than this machine has available ({} MiB)",
                 avail >> 20
             );
         }
     }
-    Ok(bytes)
+    Ok(HashSize {
+        fixed: Some(bytes),
+        cap: bytes,
+    })
 }
 
-/// The transposition table for a search from `root`: `bytes`, or less when the position cannot
-/// fill it. A table with more slots than there are positions is wasted: 16 bytes a position, at
-/// least 1 MiB.
-pub fn tt_bytes<G: solver::Game>(root: &G, bytes: u64) -> usize {
-    let useful = root.key_bound().saturating_mul(16).max(1 << 20);
-    usize::try_from((bytes as u128).min(useful)).unwrap_or(usize::MAX)
+/// The most entries a search from `root` could use, in bytes: 16 bytes a position below its
+/// key bound, at least 1 MiB. A table with more slots than there are positions is wasted.
+fn useful_bytes<G: solver::Game>(root: &G) -> u128 {
+    root.key_bound().saturating_mul(16).max(1 << 20)
+}
+
+/// The transposition table's first size for a search from `root`.
+pub fn tt_bytes<G: solver::Game>(root: &G, size: HashSize) -> usize {
+    let start = size.fixed.unwrap_or(START_HASH_MB << 20);
+    usize::try_from(u128::from(start).min(useful_bytes(root))).unwrap_or(usize::MAX)
+}
+
+/// The largest the table may grow to for a search from `root` (no more than
+/// [`tt_bytes`] when `--hash-mb` fixed it).
+pub fn tt_max_bytes<G: solver::Game>(root: &G, size: HashSize) -> usize {
+    usize::try_from(u128::from(size.cap).min(useful_bytes(root))).unwrap_or(usize::MAX)
 }
 
 /// The exit status of a command stopped by SIGINT, SIGTERM or SIGHUP: 130, the shell's 128 + 2
@@ -284,4 +317,25 @@ pub fn search_error(e: SearchError) -> anyhow::Error {
         ),
         other => anyhow!("{other}"),
     }
+}
+
+/// How deep the look-ahead of [`fallback_move`] goes.
+pub const FALLBACK_DEPTH: u32 = 6;
+
+/// A move to play when a stopped search proved none best: the choice of a
+/// [`FALLBACK_DEPTH`]-ply look-ahead among the moves not proven `worse` (the lowest-numbered
+/// such move when the look-ahead picks a worse one). `None` only when the game is over.
+pub fn fallback_move<R: Rules>(
+    p: &Position<R>,
+    worse: &[mancala::board::Move],
+) -> Option<mancala::board::Move> {
+    let never = AtomicBool::new(false);
+    if let Some(g) = solver::lookahead::best_move(p, FALLBACK_DEPTH, &never) {
+        if !worse.contains(&g.mv) {
+            return Some(g.mv);
+        }
+    }
+    let moves = p.legal_moves();
+    let open = moves.as_slice().iter().find(|m| !worse.contains(m));
+    open.or(moves.as_slice().first()).copied()
 }

@@ -275,6 +275,47 @@ impl Output for Moves {
     const COMMANDS: &'static [&'static str] = &["moves"];
 }
 
+/// `perft`: move-sequence counts per depth and per first move.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "perft")]
+pub struct Perft {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// The depth asked for, in plies (an extra turn is a ply of its own).
+    pub depth: u32,
+    /// One entry per depth from 1 to `depth`.
+    pub depths: Vec<PerftDepth>,
+    /// Each legal first move with its count at the full depth, in move order.
+    pub divide: Vec<PerftMove>,
+    /// Wall-clock time of the count.
+    pub seconds: f64,
+}
+
+/// The counts at one depth.
+#[derive(Serialize, JsonSchema)]
+pub struct PerftDepth {
+    /// Plies from the position.
+    pub depth: u32,
+    /// Move sequences of exactly `depth` plies (a game that ends sooner is not extended).
+    pub nodes: u64,
+    /// Those of them after which the game is over.
+    pub ends: u64,
+}
+
+/// One first move's count at the full depth.
+#[derive(Serialize, JsonSchema)]
+pub struct PerftMove {
+    /// The pit number, 1..=holes.
+    #[serde(rename = "move")]
+    pub pit: u8,
+    /// Move sequences of the full depth that start with it.
+    pub nodes: u64,
+}
+
+impl Output for Perft {
+    const COMMANDS: &'static [&'static str] = &["perft"];
+}
+
 // ---------------------------------------------------------------------------------------------
 // solve, analyze, and their batches
 
@@ -300,6 +341,10 @@ pub struct Solve {
     pub tt_hit_rate: f64,
     pub tt_bytes: usize,
     pub threads: usize,
+    /// With `--tables`: the positions looked up in the endgame tables, and those they answered
+    /// (null without tables).
+    pub table_probes: Option<u64>,
+    pub table_hits: Option<u64>,
 }
 
 impl Output for Solve {
@@ -333,8 +378,12 @@ pub struct SolveStopped {
     pub upper: i32,
     /// The winner when the bounds alone decide it.
     pub winner: Option<Winner>,
-    /// Moves proven to reach `value` so far (empty while the value is unknown).
+    /// Moves proven to reach `value` so far; when none is proven yet, the one move to play now
+    /// (a short look-ahead's pick among the moves not proven worse: `best_proven` false).
+    /// Empty only when the game is over.
     pub best: Vec<u8>,
+    /// Whether `best` holds proven best moves (true) or the unproven pick (false).
+    pub best_proven: bool,
     /// Moves proven not to reach it.
     pub worse: Vec<u8>,
     pub nodes: u64,
@@ -901,6 +950,7 @@ pub fn schema() -> Value {
     }
     add::<Play>(&mut g, &mut roots);
     add::<Moves>(&mut g, &mut roots);
+    add::<Perft>(&mut g, &mut roots);
     add::<Solve>(&mut g, &mut roots);
     add::<SolveStopped>(&mut g, &mut roots);
     add::<Analyze>(&mut g, &mut roots);

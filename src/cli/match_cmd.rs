@@ -32,6 +32,9 @@ pub(super) struct MatchArgs {
 /// finished round given without its history, §13.3), or the start of the board.
 /// `--seeds` is the refill of every round; with `--position` it only sets that.
 fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, Side, u8)> {
+    if args.load.is_some() {
+        bail!("--load reads the record of one game (`play --record`); a match is given by --position and --moves");
+    }
     // `--moves` runs on across the rounds (see `run`), so the first round starts before them.
     let mut plain = args.clone();
     plain.moves.clear();
@@ -98,7 +101,7 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
             .with_context(|| format!("move #{place} ({text}) in round {round}"))?;
     }
     if args.interactive.interactive {
-        return super::interactive::play_match(m, &args.pos.moves, &args.interactive);
+        return super::interactive::play_match(m, &args.pos, &args.interactive);
     }
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -11,7 +11,10 @@ mod interactive;
 mod json;
 mod match_cmd;
 mod move_list;
+mod perft;
 mod play;
+mod protocol;
+mod record;
 mod report;
 mod rule_args;
 mod solve;
@@ -51,6 +54,10 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
+    /// Count move sequences per depth and per first move, to check a move generator (chess's perft).
+    Perft(perft::PerftArgs),
+    /// Speak the engine protocol on stdin/stdout (docs/protocol.md), for tournament harnesses and GUIs.
+    Engine(protocol::EngineArgs),
     /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; docs/rules.md §13) from a move list.
     Match(match_cmd::MatchArgs),
     /// Endgame tables: build, info, query, dump, verify.
@@ -63,8 +70,8 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `mancala man > mancala.1`.
-    Man,
+    /// Print a man page (roff): `mancala man > mancala.1`, `mancala man solve`; `--dir DIR` writes every page.
+    Man(generate::ManArgs),
     /// Print the JSON Schema of every `--json` output (docs/json.schema.json is this output).
     #[command(hide = true)]
     JsonSchema,
@@ -104,6 +111,10 @@ pub struct PositionArgs {
     /// side (`3,6,6,1`, `"S3 S6 S6 N1"`: a printed PV pastes back); forced passes are automatic.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     moves: Vec<String>,
+    /// Start from a game record written by `play --record` (its start and its moves, then
+    /// `--moves`); the game and rule options must be the record's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "seeds", "holes"])]
+    load: Option<std::path::PathBuf>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -115,6 +126,10 @@ struct PlayArgs {
     /// Print one JSON object: {"position", "to_move", "score"}.
     #[arg(long)]
     json: bool,
+    /// Write the game (its start, every move, the rules) to FILE as a game record, which
+    /// `--load FILE` reads back on every command.
+    #[arg(long, value_name = "FILE", conflicts_with = "interactive")]
+    record: Option<std::path::PathBuf>,
     #[command(flatten)]
     interactive: interactive::InteractiveArgs,
 }
@@ -141,8 +156,58 @@ impl PositionArgs {
     /// The position asked for: `--position`, or the start of `--holes` × `--seeds`, then
     /// `--moves` played from it.
     pub fn position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
-        let p = self.base_position(rules)?;
-        move_list::apply(p, &self.moves)
+        Ok(self.game_line(rules)?.end)
+    }
+
+    /// The game as played: where it started (`--position`, the start of the board, or a
+    /// `--load`ed record's start), every move since (the record's, then `--moves`), each
+    /// checked legal, and where it got to.
+    pub fn game_line<R: Rules>(&self, rules: R) -> Result<move_list::Line<R>> {
+        let Some(file) = &self.load else {
+            return move_list::apply_line(self.base_position(rules)?, &self.moves);
+        };
+        let rec = record::Record::read(file)?;
+        let (theirs, ours) = (rec.variant()?, self.variant()?);
+        if theirs != ours {
+            bail!(
+                "--load {}: the game was played as {}, not {}",
+                file.display(),
+                theirs.describe(),
+                ours.describe()
+            );
+        }
+        let start = self
+            .parse_position(rules, &rec.start)
+            .with_context(|| format!("--load {}", file.display()))?;
+        let all: Vec<String> = rec
+            .moves
+            .into_iter()
+            .chain(self.moves.iter().cloned())
+            .collect();
+        move_list::apply_line(start, &all)
+    }
+
+    /// The command line that sets up the same game as these arguments, without `--moves`
+    /// (`mancala play kalah --holes 4 --seeds 3`): for replay hints.
+    pub fn command_line(&self, command: &str) -> String {
+        let mut words = vec![
+            "mancala".to_string(),
+            command.to_string(),
+            self.game.name().to_string(),
+        ];
+        words.extend(self.holes.map(|h| format!("--holes {h}")));
+        words.extend(self.seeds.map(|s| format!("--seeds {s}")));
+        words.extend(self.position.as_ref().map(|p| format!("--position {p}")));
+        if let Some(f) = &self.load {
+            let f = f.display().to_string();
+            if f.contains(char::is_whitespace) {
+                words.push(format!("--load '{f}'"));
+            } else {
+                words.push(format!("--load {f}"));
+            }
+        }
+        words.extend(self.rules.on.iter().map(|o| format!("--{o}")));
+        words.join(" ")
     }
 
     /// `--position`, or the start of `--holes` × `--seeds`, before `--moves`.
@@ -161,6 +226,26 @@ impl PositionArgs {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
+            return self.parse_position(rules, text);
+        }
+        let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
+        let (smin, smax) = kind.seeds_range(holes);
+        let seeds = match self.seeds {
+            None => kind.default_seeds(holes),
+            Some(s) if s >= smin as u32 && s <= smax as u32 => s as u8,
+            Some(s) => bail!(
+                "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
+                kind.name()
+            ),
+        };
+        Ok(Position::start(rules, holes, seeds)?)
+    }
+
+    /// A position in docs/rules.md notation (`--position`, or a record's start), checked
+    /// against `--holes` when given.
+    fn parse_position<R: Rules>(&self, rules: R, text: &str) -> Result<Position<R>> {
+        let kind = R::KIND;
+        {
             let round: RoundSetup = if matches!(kind, GameKind::Kalah | GameKind::DjenonAboure) {
                 // No statuses in these games: the plain notation, whose message names the entry,
                 // and why a status mark is not one.
@@ -190,20 +275,9 @@ impl PositionArgs {
                     );
                 }
             }
-            return Position::from_round_setup(rules, &round)
-                .with_context(|| format!("invalid --position '{text}'"));
+            Position::from_round_setup(rules, &round)
+                .with_context(|| format!("invalid --position '{text}'"))
         }
-        let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
-        let (smin, smax) = kind.seeds_range(holes);
-        let seeds = match self.seeds {
-            None => kind.default_seeds(holes),
-            Some(s) if s >= smin as u32 && s <= smax as u32 => s as u8,
-            Some(s) => bail!(
-                "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
-                kind.name()
-            ),
-        };
-        Ok(Position::start(rules, holes, seeds)?)
     }
 }
 
@@ -229,7 +303,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
             engine::interruptible(
                 "sowing",
                 sows_visibly(),
-                || mancala::with_rules!(v, r => play::play(&a.pos, r, a.json)),
+                || mancala::with_rules!(v, r => play::play(&a.pos, r, a.json, a.record.as_deref())),
             )
         }
         Command::Moves(a) => {
@@ -258,6 +332,11 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
                 None => mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json)),
             }
         }
+        Command::Perft(a) => {
+            let v = a.pos.variant()?;
+            mancala::with_rules!(v, r => perft::run(&a, r))
+        }
+        Command::Engine(a) => protocol::run(&a),
         Command::Match(a) => {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => match_cmd::run(&a, r))
@@ -265,7 +344,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Completions { shell } => generate::completions(shell),
-        Command::Man => generate::man(),
+        Command::Man(a) => generate::man(&a),
         Command::JsonSchema => {
             let text = serde_json::to_string_pretty(&json::schema())?;
             let mut out = std::io::stdout().lock();

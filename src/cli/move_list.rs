@@ -58,22 +58,39 @@ pub fn play_typed<R: Rules>(p: &Position<R>, m: Typed, label: &str) -> Result<Po
     match p.try_play(mv) {
         Ok(q) => Ok(q),
         Err(mancala::IllegalMove::OutOfRange { holes, .. }) => {
-            bail!("{label} is illegal: out of range (moves are 1..={holes})")
+            bail!("{label} is illegal: out of range (the pits are numbered 1 to {holes})")
         }
         Err(e) => bail!("{label} is illegal for {mover} in {p}: {e}"),
     }
 }
 
-/// Applies a whole move list to `p`, in order.
-pub fn apply<R: Rules>(mut p: Position<R>, entries: &[String]) -> Result<Position<R>> {
+/// A line of play: where it started, the moves played, and where it got to.
+pub struct Line<R: Rules> {
+    /// The position before the first move.
+    pub start: Position<R>,
+    /// The moves, in order, each legal where it was played.
+    pub moves: Vec<Move>,
+    /// The position after the last move.
+    pub end: Position<R>,
+}
+
+/// [`apply`], keeping the line of play.
+pub fn apply_line<R: Rules>(start: Position<R>, entries: &[String]) -> Result<Line<R>> {
+    let mut p = start;
+    let mut moves = Vec::new();
     for (i, text) in split(entries).into_iter().enumerate() {
         let place = i + 1;
         let Some(m) = parse_one(text) else {
             bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
         };
         p = play_typed(&p, m, &format!("move #{place} ({text})"))?;
+        moves.push(Move(m.pit as u8));
     }
-    Ok(p)
+    Ok(Line {
+        start,
+        moves,
+        end: p,
+    })
 }
 
 /// A move sequence from `root` with the side making each move, `S3 S6 N1`: the form `solve`

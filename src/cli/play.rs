@@ -13,8 +13,17 @@ pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn play<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Result<ExitCode> {
-    let p = args.position(rules)?;
+pub(super) fn play<R: Rules>(
+    args: &PositionArgs,
+    rules: R,
+    json: bool,
+    record: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let line = args.game_line(rules)?;
+    if let Some(file) = record {
+        super::record::Record::of(&line.start, &line.moves).write(file)?;
+    }
+    let p = line.end;
     let mut out = std::io::stdout().lock();
     if json {
         let v = json::Play {

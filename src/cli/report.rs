@@ -11,6 +11,16 @@ pub fn verdict(value: i32) -> String {
     }
 }
 
+/// "South +8", "North +2", "a draw": a final South-minus-North score labelled with the side it
+/// favours, so that no reader has to know whose view a signed number takes.
+pub fn labelled(value: i32) -> String {
+    match value.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("South +{value}"),
+        std::cmp::Ordering::Less => format!("North +{}", -value),
+        std::cmp::Ordering::Equal => "a draw".to_string(),
+    }
+}
+
 /// Move numbers joined by `sep`: `3, 6` or `3 6`.
 pub fn moves_text(moves: &[u8], sep: &str) -> String {
     moves

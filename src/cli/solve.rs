@@ -20,7 +20,7 @@ pub struct SearchArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Transposition table size in MiB (default 256; smaller boards use only what they can fill).
+    /// Transposition table size in MiB, fixed (default: starts at 8 MiB and grows fourfold whenever the search outgrows it, up to 4 GiB or half the free memory).
     #[arg(long)]
     hash_mb: Option<u64>,
     /// Show a progress line on stderr even when it is not a terminal.
@@ -104,6 +104,7 @@ impl SearchArgs {
         Ok(SearchConfig {
             threads,
             tt_bytes: engine::tt_bytes(root, asked),
+            tt_max_bytes: engine::tt_max_bytes(root, asked),
             wide_table: self.wide_table,
             ..SearchConfig::default()
         })
@@ -257,6 +258,7 @@ pub(super) fn solve<R: Rules>(
         Ok(r) => r,
         Err(stopped) => return report_stopped(&p, &stopped, &proven, search.time_limit, json),
     };
+    let tables = search.tables_dir().is_some();
     let value = p.final_value(result.value);
     let pv = move_list::marked(&p, &result.pv).join(" ");
     let pv_json = move_list::marked_json(&p, &result.pv);
@@ -281,6 +283,8 @@ pub(super) fn solve<R: Rules>(
             tt_hit_rate: hit_rate,
             tt_bytes: result.tt_bytes,
             threads: cfg.threads,
+            table_probes: tables.then_some(result.oracle_probes),
+            table_hits: tables.then_some(result.oracle_hits),
         };
         json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);
@@ -309,6 +313,13 @@ pub(super) fn solve<R: Rules>(
         cfg.threads,
         if cfg.threads == 1 { "" } else { "s" }
     )?;
+    if tables {
+        writeln!(
+            out,
+            "tables:   {} positions looked up, {} answered by the endgame tables",
+            result.oracle_probes, result.oracle_hits
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -397,10 +408,16 @@ fn report_stopped<R: Rules>(
     let cause = stopped.cause(limit);
     let value = proven.value.map(|v| p.final_value(v));
     let (lower, upper) = value.map_or((stopped.lower, stopped.upper), |v| (v, v));
-    let best: Vec<u8> = proven.best.iter().map(|m| m.0).collect();
+    let mut best: Vec<u8> = proven.best.iter().map(|m| m.0).collect();
     let worse: Vec<u8> = proven.worse.iter().map(|m| m.0).collect();
+    let best_proven = !best.is_empty();
+    // A stopped solve still says what to play: a proven best move, or else the look-ahead's.
+    let pick = (!best_proven)
+        .then(|| engine::fallback_move(p, &proven.worse))
+        .flatten();
     let winner = Stopped::winner_of(lower, upper);
     if json {
+        best.extend(pick.map(|m| m.0));
         let v = json::SolveStopped {
             head: json::PositionHead::of("solve", p),
             complete: false,
@@ -410,6 +427,7 @@ fn report_stopped<R: Rules>(
             upper,
             winner: json::Winner::of_known(winner),
             best,
+            best_proven,
             worse,
             nodes: stopped.nodes,
             seconds: stopped.seconds,
@@ -439,11 +457,26 @@ fn report_stopped<R: Rules>(
             .map(|c| c.mv.0)
             .filter(|m| !best.contains(m) && !worse.contains(m))
             .collect();
-        writeln!(out, "best:     {} (proven so far)", list_or_none(&best))?;
+        if best_proven {
+            writeln!(out, "best:     {} (proven so far)", list_or_none(&best))?;
+        }
         writeln!(out, "worse:    {}", list_or_none(&worse))?;
         if !untested.is_empty() {
             writeln!(out, "untested: {}", list_or_none(&untested))?;
         }
+    }
+    if let Some(m) = pick {
+        writeln!(
+            out,
+            "move:     {} (to play now, not proven best: the pick of a {}-ply look-ahead{})",
+            m.0,
+            engine::FALLBACK_DEPTH,
+            if worse.is_empty() {
+                ""
+            } else {
+                " among the moves not proven worse"
+            }
+        )?;
     }
     writeln!(
         out,

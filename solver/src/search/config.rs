@@ -17,6 +17,11 @@ pub struct SearchConfig {
     /// Transposition table size in bytes (rounded down to whole buckets of 16 bytes, or 32 with
     /// wide entries).
     pub tt_bytes: usize,
+    /// The most the transposition table may grow to, in bytes. A job whose nodes outnumber the
+    /// table's entries [`GROW_AFTER`](super::GROW_AFTER) times over is stopped, the table grows
+    /// fourfold (keeping every entry) and the job starts again, so a solve allocates about what
+    /// its tree can use. `0`, or no more than `tt_bytes`: the table keeps its size.
+    pub tt_max_bytes: usize,
     /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
     ///
     /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
@@ -64,6 +69,7 @@ impl Default for SearchConfig {
         Self {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: 256 << 20,
+            tt_max_bytes: 0,
             stop: None,
             progress: None,
             guess_depth: 16,

@@ -93,3 +93,4 @@ pub use oracle::{Oracle, OracleSlot};
 pub use outcome::{Proven, SearchError, SearchResult};
 pub use progress::Progress;
 pub use solver::{analyze, solve, Solver};
+pub use threads::GROW_AFTER;

@@ -144,17 +144,25 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
     }
 
     fn flush(&mut self) {
+        let fresh = self.stats.nodes - self.flushed;
+        self.flushed = self.stats.nodes;
         if let Some(p) = self.sh.progress {
-            p.add_nodes(self.stats.nodes - self.flushed);
-            self.flushed = self.stats.nodes;
+            p.add_nodes(fresh);
+        }
+        if self.sh.grow_after != u64::MAX
+            && self.sh.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh > self.sh.grow_after
+        {
+            self.sh.outgrown.store(true, Ordering::Relaxed);
         }
     }
 
     #[cold]
     pub(super) fn poll(&mut self) {
         self.next_poll = self.stats.nodes + POLL_INTERVAL;
+        self.flush();
         if self.sh.done.load(Ordering::Relaxed)
             || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.sh.outgrown.load(Ordering::Relaxed)
         {
             self.aborted = true;
         } else if let Some(t) = self.test {
@@ -164,7 +172,6 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 self.moot = true;
             }
         }
-        self.flush();
     }
 
     #[inline]
@@ -225,7 +232,10 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
 
         // Step 4. Oracle (endgame tables): exact, so it settles the node whatever the window.
         if let Some(oracle) = self.sh.oracle {
-            if let Some(v) = oracle.probe(pos) {
+            let answer = oracle.probe(pos);
+            self.stats.oracle_probes += 1;
+            self.stats.oracle_hits += u64::from(answer.is_some());
+            if let Some(v) = answer {
                 debug_assert!(v.abs() <= stake, "oracle value {v} beyond stake {stake}");
                 self.sh.tt.store_at(
                     slot,
@@ -331,7 +341,12 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
         for c in kids {
             // A child the oracle answers is never probed or searched: no key, no slot.
-            let oracle = self.sh.oracle.and_then(|o| o.prefetch(&c.next));
+            let oracle = self.sh.oracle.and_then(|o| {
+                let at = o.prefetch(&c.next);
+                self.stats.oracle_probes += 1;
+                self.stats.oracle_hits += u64::from(at.is_some());
+                at
+            });
             let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {

@@ -23,6 +23,10 @@ pub struct SearchResult<G: Game> {
     pub tt_probes: u64,
     /// Probes that found the position.
     pub tt_hits: u64,
+    /// Positions looked up in the oracle (endgame tables); 0 without one.
+    pub oracle_probes: u64,
+    /// Those the oracle answered.
+    pub oracle_hits: u64,
     /// Wall-clock time.
     pub seconds: f64,
     /// The transposition table's actual size in bytes.

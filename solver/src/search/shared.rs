@@ -1,7 +1,7 @@
 //! What the threads of one job share: the job ([`Job`]), the shared state ([`Shared`]), and the
 //! counters each thread hands back ([`Stats`]).
 
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use super::config::SearchConfig;
 use super::defer::BusyMarks;
@@ -16,6 +16,9 @@ pub(super) struct Stats {
     pub(super) nodes: u64,
     pub(super) probes: u64,
     pub(super) hits: u64,
+    /// Positions looked up in the oracle (endgame tables), and those it answered.
+    pub(super) oracle_probes: u64,
+    pub(super) oracle_hits: u64,
 }
 
 impl Stats {
@@ -23,6 +26,8 @@ impl Stats {
         self.nodes += o.nodes;
         self.probes += o.probes;
         self.hits += o.hits;
+        self.oracle_probes += o.oracle_probes;
+        self.oracle_hits += o.oracle_hits;
     }
 }
 
@@ -51,6 +56,12 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     pub(super) progress: Option<&'a Progress>,
     /// Raised by the first thread that finishes the job.
     pub(super) done: AtomicBool,
+    /// The job's nodes over all threads (flushed now and then), when the table may grow.
+    pub(super) nodes: AtomicU64,
+    /// The job gives up for a bigger table past this many nodes (`u64::MAX`: never).
+    pub(super) grow_after: u64,
+    /// Raised when the job gave up for a bigger table.
+    pub(super) outgrown: AtomicBool,
     /// The bounds on a value job's value proven so far by any thread. Each thread runs its own
     /// sequence of null-window tests; a thread whose test another thread has answered gives it
     /// up and goes on from the new bounds. Without this, the thread that lost the race would
@@ -75,6 +86,7 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
         busy: &'a BusyMarks,
         cfg: &'a SearchConfig,
         job: Job<G>,
+        grow_after: u64,
     ) -> Self {
         Shared {
             tt,
@@ -89,6 +101,9 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             stop: cfg.stop.as_deref(),
             progress: cfg.progress.as_deref(),
             done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            grow_after,
+            outgrown: AtomicBool::new(false),
             lower: AtomicI32::new(match job {
                 Job::Exact(_, lo, _) => lo,
                 Job::AtLeast(..) | Job::Guess(..) => i32::MIN,

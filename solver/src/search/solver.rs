@@ -143,6 +143,8 @@ impl<'o, G: Game> Solver<'o, G> {
             nodes: stats.nodes - before.nodes,
             tt_probes: stats.probes - before.probes,
             tt_hits: stats.hits - before.hits,
+            oracle_probes: stats.oracle_probes - before.oracle_probes,
+            oracle_hits: stats.oracle_hits - before.oracle_hits,
             seconds: start.elapsed().as_secs_f64(),
             tt_bytes: self.pool.tt.bytes(),
         })

@@ -20,9 +20,16 @@ use crate::tt::{Table, Tables, TranspositionTable, Width};
 /// within a layer of a cyclic game can be long. Only touched pages are committed.
 const STACK_BYTES: usize = 256 << 20;
 
+/// A job whose nodes outnumber the table's entries this many times over, when the table may
+/// still grow ([`SearchConfig::tt_max_bytes`]), gives up for a table four times larger.
+pub const GROW_AFTER: u64 = 1;
+
 /// What every job of a solver shares, and the threads that run them.
 pub(super) struct Pool<'o, G: Game> {
     pub(super) tt: TranspositionTable,
+    /// The root's key bound and stake, which a grown table must hold.
+    key_bound: u128,
+    stake: i32,
     pub(super) cfg: SearchConfig,
     pub(super) oracle: Option<&'o dyn Oracle<G>>,
     pub(super) busy: BusyMarks,
@@ -43,6 +50,8 @@ impl<'o, G: Game> Pool<'o, G> {
         };
         Ok(Self {
             tt,
+            key_bound: root.key_bound(),
+            stake: root.stake(),
             cfg,
             oracle,
             busy: BusyMarks::new(),
@@ -62,26 +71,52 @@ impl<'o, G: Game> Pool<'o, G> {
         if let (Some(p), Job::Exact(_, lo, hi)) = (&self.cfg.progress, job) {
             p.start_job(lo, hi);
         }
-        self.busy.clear();
-        let (answer, stats) = match self.tt.tables() {
-            Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job),
-            Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job),
-        };
-        self.stats.add(stats);
-        answer.ok_or(SearchError::Interrupted)
+        loop {
+            self.busy.clear();
+            let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
+            // Nodes past which the job gives up for a bigger table; a table at its largest (or
+            // a fixed one) never gives up, and then behaves exactly as before growth existed.
+            let grow_after = if room >= self.tt.bytes() / 2 && room > 0 {
+                GROW_AFTER.saturating_mul(self.tt.capacity() as u64)
+            } else {
+                u64::MAX
+            };
+            let (answer, stats, outgrown) = match self.tt.tables() {
+                Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
+                Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
+            };
+            self.stats.add(stats);
+            let stopped = self
+                .cfg
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed));
+            if answer.is_some() || !outgrown || stopped {
+                return answer.ok_or(SearchError::Interrupted);
+            }
+            // Everything the job stored is kept, so it picks up where it gave up.
+            let bytes = self.tt.bytes().saturating_mul(4).min(self.cfg.tt_max_bytes);
+            match self.tt.grown(bytes, self.key_bound, self.stake) {
+                Ok(bigger) => self.tt = bigger,
+                // No memory for a bigger table: go on in this one, to the end.
+                Err(_) => self.cfg.tt_max_bytes = 0,
+            }
+        }
     }
 }
 
 /// Runs `job` on all threads over the table `tt` of one entry width (the search is compiled for
-/// each width); returns the first answer and the summed counters.
+/// each width); returns the first answer, the summed counters, and whether the job gave up for
+/// a bigger table after `grow_after` nodes.
 fn run_on<G: Game, W: Width>(
     tt: &Table<W>,
     oracle: Option<&dyn Oracle<G>>,
     busy: &BusyMarks,
     cfg: &SearchConfig,
     job: Job<G>,
-) -> (Option<i32>, Stats) {
-    let shared = Shared::new(tt, oracle, busy, cfg, job);
+    grow_after: u64,
+) -> (Option<i32>, Stats, bool) {
+    let shared = Shared::new(tt, oracle, busy, cfg, job, grow_after);
     let mut answer = None;
     let mut stats = Stats::default();
     std::thread::scope(|scope| {
@@ -111,5 +146,6 @@ fn run_on<G: Game, W: Width>(
             }
         }
     });
-    (answer, stats)
+    let outgrown = shared.outgrown.load(Ordering::Relaxed);
+    (answer, stats, outgrown)
 }

@@ -134,6 +134,21 @@ impl TranspositionTable {
         Self::new(bytes, root.key_bound(), root.stake())
     }
 
+    /// A table of about `bytes` bytes (as [`TranspositionTable::new`]) holding every entry of
+    /// this one: a table that grows keeps what the search has learned. Entries that collide in
+    /// the new table are resolved by the usual replacement.
+    ///
+    /// # Errors
+    /// As [`TranspositionTable::new`].
+    pub fn grown(&self, bytes: usize, key_bound: u128, max_stake: i32) -> Result<Self, TtError> {
+        let bigger = Self::new(bytes, key_bound, max_stake)?;
+        match &self.tables {
+            Tables::Narrow(t) => t.for_each_entry(|k, e| bigger.store(k, e)),
+            Tables::Wide(t) => t.for_each_entry(|k, e| bigger.store(k, e)),
+        }
+        Ok(bigger)
+    }
+
     /// The table of one width, for the search to be compiled for it.
     pub(crate) fn tables(&self) -> &Tables {
         &self.tables

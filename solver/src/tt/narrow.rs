@@ -101,6 +101,11 @@ impl Width for Narrow {
     }
 
     #[inline]
+    fn stored_quotient(w: u64) -> u128 {
+        u128::from(Self::stored_tag(w) - 1)
+    }
+
+    #[inline]
     fn is_empty(w: u64) -> bool {
         w == 0
     }

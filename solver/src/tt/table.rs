@@ -38,6 +38,8 @@ pub(crate) trait Width: 'static {
     fn work(w: Self::Word) -> u8;
     /// Whether a word is the empty slot.
     fn is_empty(w: Self::Word) -> bool;
+    /// The quotient a non-empty word holds.
+    fn stored_quotient(w: Self::Word) -> u128;
 }
 
 /// Where a key lives in a table: its bucket and the quotient stored to identify it. Only valid for
@@ -173,6 +175,28 @@ impl<W: Width> Table<W> {
         } else {
             W::store(b, 1, W::pack(q, e));
         }
+    }
+
+    /// Calls `f(key, entry)` for every entry, using all threads of the rayon pool. The bucket
+    /// index and the stored quotient give back the whole key (see the module docs of `tt`).
+    pub(crate) fn for_each_entry(&self, f: impl Fn(u128, Entry) + Sync) {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 14;
+        let len = u128::from(self.len);
+        self.buckets
+            .par_chunks(CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                for (j, b) in chunk.iter().enumerate() {
+                    let index = (c * CHUNK + j) as u128;
+                    for i in 0..2 {
+                        let w = W::load(b, i);
+                        if !W::is_empty(w) {
+                            f(W::stored_quotient(w) * len + index, W::unpack(w));
+                        }
+                    }
+                }
+            });
     }
 
     /// Empties the table, using all threads of the rayon pool.

@@ -269,3 +269,31 @@ fn work_scale() {
     assert_eq!(Entry::work_of(1000), 10);
     assert_eq!(Entry::work_of(u64::MAX), MAX_WORK);
 }
+
+#[test]
+fn a_grown_table_keeps_every_entry() {
+    for wide in [false, true] {
+        let bound = 1u128 << 40;
+        let small = if wide {
+            TranspositionTable::wide(1 << 12, bound, 200).unwrap()
+        } else {
+            TranspositionTable::new(1 << 12, bound, 200).unwrap()
+        };
+        // Keys far apart, fewer than the small table's buckets hold: all of them stay stored.
+        let keys: Vec<u128> = (0..100u128).map(|i| i * 7_919_993 + 11).collect();
+        for &k in &keys {
+            small.store(k, entry_of(k));
+        }
+        let kept: Vec<u128> = keys
+            .iter()
+            .copied()
+            .filter(|&k| small.probe(k).is_some())
+            .collect();
+        assert!(kept.len() > 50);
+        let big = small.grown(1 << 16, bound, 200).unwrap();
+        assert_eq!(big.bytes(), 1 << 16);
+        for k in kept {
+            assert_eq!(big.probe(k), Some(entry_of(k)), "key {k}");
+        }
+    }
+}

@@ -113,6 +113,11 @@ impl Width for Wide {
     }
 
     #[inline]
+    fn stored_quotient(w: u128) -> u128 {
+        Self::stored_tag(w) - 1
+    }
+
+    #[inline]
     fn is_empty(w: u128) -> bool {
         w == 0
     }

@@ -164,7 +164,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     let report = |lo: i32, hi: i32, c: Counts| {
         let (a, b) = (root.final_value(lo), root.final_value(hi));
         eprintln!(
-            "value in {:+}..={:+} after {} jobs ({} cancelled), {:.1} s",
+            "value in [{:+}, {:+}] after {} jobs ({} cancelled), {:.1} s",
             a.min(b),
             a.max(b),
             c.finished,

@@ -43,8 +43,8 @@ pub struct InteractiveArgs {
     /// With --interactive: search threads (default: all cores).
     #[arg(long, requires = "interactive")]
     threads: Option<usize>,
-    /// With --interactive: transposition table size in MiB (default 256; smaller boards use only
-    /// what they can fill).
+    /// With --interactive: transposition table size in MiB, fixed (default: grows with the
+    /// search from 8 MiB, up to 4 GiB or half the free memory).
     #[arg(long, requires = "interactive")]
     hash_mb: Option<u64>,
 }
@@ -133,30 +133,33 @@ pub(super) fn play<R: Rules>(
         .map(str::to_string)
         .collect();
     let session = session::Game::new(start, prefix);
-    run(session, args, tb.as_ref())
+    run(session, args, tb.as_ref(), pos.command_line("play"))
 }
 
 /// `match --interactive`: the match `m` (its `--moves` already played, `moves` the list given).
 pub(super) fn play_match<R: Rules>(
     m: Match<R>,
-    moves: &[String],
+    pos: &PositionArgs,
     args: &InteractiveArgs,
 ) -> Result<ExitCode> {
     let first = m.rounds()[0].start;
     let tb = args.open_tables(&first)?;
-    let prefix = moves.iter().map(|m| m.trim().to_string()).collect();
-    run(session::MatchPlay::new(m, prefix), args, tb.as_ref())
+    let prefix = pos.moves.iter().map(|m| m.trim().to_string()).collect();
+    let head = pos.command_line("match");
+    run(session::MatchPlay::new(m, prefix), args, tb.as_ref(), head)
 }
 
+/// `head`: the command line that sets up the same game, for the replay hint of `history`.
 fn run<S: session::Session>(
     session: S,
     args: &InteractiveArgs,
     tb: Option<&Tablebase<MancalaIndexer<S::R>>>,
+    head: String,
 ) -> Result<ExitCode> {
     let threads = super::engine::threads(args.threads)?;
     let hash = super::engine::hash_bytes(args.hash_mb)?;
     let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<S::R>>);
     let mut engine = think::Engine::new(threads, hash, oracle);
     let mut input = input::Input::new()?;
-    repl::run(session, args.sides(), &mut engine, &mut input)
+    repl::run(session, args.sides(), &mut engine, &mut input, head)
 }

@@ -13,6 +13,7 @@ use crate::cli::{draw, engine, move_list, report};
 use anyhow::Result;
 use mancala::board::Side;
 use mancala::rules::Rules;
+use mancala::Position;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -56,6 +57,8 @@ struct State<S: Session> {
     paused: bool,
     /// The session changed since the board was last drawn or the result told.
     fresh: bool,
+    /// The command line that sets up the same game, for the replay hint of `history`.
+    head: String,
 }
 
 impl<S: Session> State<S> {
@@ -98,6 +101,7 @@ pub(super) fn run<S: Session>(
     sides: Sides,
     engine: &mut Engine<'_, S::R>,
     input: &mut Input,
+    head: String,
 ) -> Result<ExitCode> {
     let mut out = std::io::stdout();
     let p = session.position();
@@ -117,6 +121,7 @@ pub(super) fn run<S: Session>(
         sides,
         paused: false,
         fresh: true,
+        head,
     };
     let mut interrupts = 0;
     loop {
@@ -232,7 +237,12 @@ fn engine_move<S: Session>(
             let mut next = st.now.clone();
             let (after, news) = next.play(mv)?;
             st.advance(next);
-            writeln!(out, "{side} plays {mv} (engine, value {value:+}): {after}")?;
+            writeln!(
+                out,
+                "{side} plays {mv} (engine, value {}): {after}",
+                report::labelled(value)
+            )?;
+            moves_again(side, &after, out)?;
             for line in news {
                 writeln!(out, "{line}")?;
             }
@@ -258,17 +268,13 @@ fn command<S: Session>(
         "help" | "?" => writeln!(out, "{HELP}")?,
         "show" => show(&st.now, out)?,
         "history" => {
-            let (moves, cmd, agreed) = st.now.replay();
+            let (moves, _, agreed) = st.now.replay();
             match agreed {
+                _ if moves.is_empty() => writeln!(out, "history: no moves yet")?,
                 Some(why) => writeln!(out, "history: {moves} ({why})")?,
                 None => {
                     writeln!(out, "history: {moves}")?;
-                    if !moves.is_empty() {
-                        writeln!(
-                            out,
-                            "(replay: mancala {cmd} ... --moves \"{moves}\" from the same start)"
-                        )?;
-                    }
+                    writeln!(out, "(replay: {} --moves \"{moves}\")", st.head)?;
                 }
             }
         }
@@ -335,6 +341,7 @@ fn command<S: Session>(
                     st.advance(next);
                     st.paused = false;
                     writeln!(out, "{side} plays {mv}: {after}")?;
+                    moves_again(side, &after, out)?;
                     for line in news {
                         writeln!(out, "{line}")?;
                     }
@@ -434,6 +441,14 @@ fn legal_moves<R: Rules>(p: &mancala::Position<R>, out: &mut impl Write) -> Resu
             Some(_) => "",
         };
         writeln!(out, "  {m:>2}  {q}{note}")?;
+    }
+    Ok(())
+}
+
+/// Announces an extra turn: `side` moved and is to move again in `after`.
+fn moves_again<R: Rules>(side: Side, after: &Position<R>, out: &mut impl Write) -> Result<()> {
+    if after.to_move() == Some(side) {
+        writeln!(out, "{side} moves again")?;
     }
     Ok(())
 }

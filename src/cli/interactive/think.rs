@@ -27,7 +27,7 @@ const SPINNER_AFTER: Duration = Duration::from_millis(500);
 /// Exact searches for interactive play.
 pub(super) struct Engine<'o, R: Rules> {
     threads: usize,
-    hash_bytes: u64,
+    hash_bytes: engine::HashSize,
     /// The endgame tables, for rounds whose pits are all open.
     oracle: Option<&'o dyn Oracle<Position<R>>>,
     /// Raised to abandon the search in progress; lowered before each search.
@@ -40,7 +40,7 @@ pub(super) struct Engine<'o, R: Rules> {
 impl<'o, R: Rules> Engine<'o, R> {
     pub(super) fn new(
         threads: usize,
-        hash_bytes: u64,
+        hash_bytes: engine::HashSize,
         oracle: Option<&'o dyn Oracle<Position<R>>>,
     ) -> Self {
         // Installs the handler now: from here on a first Ctrl-C raises the flag instead of
@@ -63,6 +63,7 @@ impl<'o, R: Rules> Engine<'o, R> {
             let cfg = SearchConfig {
                 threads: self.threads,
                 tt_bytes: engine::tt_bytes(root, self.hash_bytes),
+                tt_max_bytes: engine::tt_max_bytes(root, self.hash_bytes),
                 stop: Some(self.stop.clone()),
                 progress: Some(self.progress.clone()),
                 ..SearchConfig::default()

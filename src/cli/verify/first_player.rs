@@ -55,6 +55,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         seeds: None,
         position: None,
         moves: Vec::new(),
+        load: None,
         rules: a.rules.clone(),
     };
     let v = pos.variant()?;

@@ -204,7 +204,7 @@ fn play_match<R: Rules>(
     holes: u8,
     seeds: u8,
     threads: usize,
-    hash: u64,
+    hash: engine::HashSize,
 ) -> Result<(Vec<RoundRecord>, Outcome)> {
     let start = Position::start(rules, holes, seeds)?;
     let mut m = Match::new(rules, seeds, options, start, Side::South)?;
@@ -224,6 +224,7 @@ fn play_match<R: Rules>(
         let cfg = SearchConfig {
             threads,
             tt_bytes: engine::tt_bytes(&round.start, hash),
+            tt_max_bytes: engine::tt_max_bytes(&round.start, hash),
             stop: Some(stop.clone()),
             ..SearchConfig::default()
         };

@@ -62,7 +62,7 @@ struct EngineArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Transposition table size in MiB per solve (default 256; small boards use only what they can fill).
+    /// Transposition table size in MiB per solve, fixed (default: grows with each search from 8 MiB, up to 4 GiB or half the free memory).
     #[arg(long, value_name = "MIB")]
     hash_mb: Option<u64>,
 }
@@ -113,7 +113,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
 /// Threads, table size and time limit: how to run each solve.
 struct Engine {
     threads: usize,
-    hash_bytes: u64,
+    hash_bytes: engine::HashSize,
     limit: Option<Duration>,
 }
 
@@ -152,6 +152,7 @@ fn solve_limited<R: Rules>(
     let cfg = SearchConfig {
         threads: engine.threads,
         tt_bytes: engine::tt_bytes(p, engine.hash_bytes),
+        tt_max_bytes: engine::tt_max_bytes(p, engine.hash_bytes),
         stop: Some(stop.clone()),
         ..SearchConfig::default()
     };
