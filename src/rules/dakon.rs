@@ -3,8 +3,9 @@
 
 use super::{
     each_takes_own_row, lap_with_store_on, GameKind, Landing, NotCandidate, OpenRing, RuleOption,
-    Rules, Track, TurnEnd,
+    Rules, SowError, Track, TurnEnd,
 };
+use crate::stop::{Abandoned, Stop};
 use crate::board::Board;
 use crate::board::Side;
 
@@ -27,7 +28,14 @@ impl Rules for Dakon {
         super::any_seeds(board, pit)
     }
 
-    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
+    /// Dakon's relays always end (see `sow_on`), so `stop` is not needed.
+    fn sow(
+        &self,
+        board: &mut Board,
+        side: Side,
+        pit: usize,
+        _stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
         if board.burnt == 0 {
             Ok(self.sow_on(board.ring(), board, side, pit))
         } else {
@@ -35,13 +43,16 @@ impl Rules for Dakon {
         }
     }
 
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
+    fn settle(&self, board: &mut Board, _stop: Stop<'_>) -> Result<(), Abandoned> {
+        let Some(side) = board.to_move else {
+            return Ok(());
+        };
         // No seeds for the player to move: the game ends, and the other player (who holds all
         // that is left) takes it.
         if board.pits.all_empty(board.ring().row(side)) {
             each_takes_own_row(board);
         }
+        Ok(())
     }
 
     const OPTIONS: &'static [RuleOption] = &[

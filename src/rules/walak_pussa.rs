@@ -1,7 +1,8 @@
 //! Walak-pussa (docs/rules.md §6): next-pit relay round the `2n` pits, alternating capture chain;
 //! a player with no legal move loses the rest of the board to the opponent.
 
-use super::{one_takes_all, GameKind, NotCandidate, RuleOption, Rules, TurnEnd};
+use super::{one_takes_all, GameKind, NotCandidate, RuleOption, Rules, SowError, TurnEnd};
+use crate::stop::{Abandoned, Stop};
 use crate::board::Board;
 use crate::board::Side;
 
@@ -30,15 +31,24 @@ impl Rules for WalakPussa {
         }
     }
 
-    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
-        super::next_pit_relay_and_capture(board, side, pit)
+    fn sow(
+        &self,
+        board: &mut Board,
+        side: Side,
+        pit: usize,
+        stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
+        super::next_pit_relay_and_capture(board, side, pit, stop)
     }
 
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
-        if !super::has_legal_move(self, board, side) {
+    fn settle(&self, board: &mut Board, stop: Stop<'_>) -> Result<(), Abandoned> {
+        let Some(side) = board.to_move else {
+            return Ok(());
+        };
+        if !super::has_legal_move(self, board, side, stop)? {
             one_takes_all(board, side.other());
         }
+        Ok(())
     }
 
     const OPTIONS: &'static [RuleOption] = &[RuleOption {

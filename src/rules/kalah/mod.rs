@@ -31,8 +31,10 @@ pub(crate) use word::{rotate, with_word_size, WordMove};
 use crate::board::Board;
 use crate::board::Side;
 use crate::rules::{
-    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules, TurnEnd,
+    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules,
+    SowError, TurnEnd,
 };
+use crate::stop::{Abandoned, Stop};
 
 /// Kalah, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -54,13 +56,15 @@ impl Rules for Kalah {
         crate::rules::any_seeds(board, pit)
     }
 
+    /// One lap, never a relay: `stop` is not needed.
     #[inline]
     fn sow(
         &self,
         board: &mut Board,
         side: Side,
         pit: usize,
-    ) -> Result<TurnEnd, crate::rules::Endless> {
+        _stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
         let count = board.pits.take(pit) as u32;
         match lap_with_store(board, side, pit, count) {
             Landing::Store => Ok(TurnEnd::ExtraTurn),
@@ -83,8 +87,10 @@ impl Rules for Kalah {
     }
 
     #[inline]
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
+    fn settle(&self, board: &mut Board, _stop: Stop<'_>) -> Result<(), Abandoned> {
+        let Some(side) = board.to_move else {
+            return Ok(());
+        };
         let ring = board.ring();
         let over = if self.end_when_mover_empty {
             board.pits.all_empty(ring.row(side))
@@ -95,6 +101,7 @@ impl Rules for Kalah {
         if over {
             each_takes_own_row(board);
         }
+        Ok(())
     }
 
     fn word_generator(&self, holes: u8) -> Option<KalahWord> {
