@@ -334,8 +334,7 @@ impl<R: Rules> Search<R> {
         let flag = self.stop.clone();
         loop {
             let mut children = Vec::new();
-            if p
-                .for_each_child_until(Self::stop_flag(&flag), |m, c| children.push((m, c)))
+            if p.for_each_child_until(Self::stop_flag(&flag), |m, c| children.push((m, c)))
                 .is_err()
             {
                 self.stopped = true;
@@ -391,8 +390,7 @@ impl<R: Rules> Search<R> {
         }
         let mut children = Vec::new();
         let flag = self.stop.clone();
-        if p
-            .for_each_child_until(Self::stop_flag(&flag), |m, c| children.push((m, c)))
+        if p.for_each_child_until(Self::stop_flag(&flag), |m, c| children.push((m, c)))
             .is_err()
         {
             self.stopped = true;

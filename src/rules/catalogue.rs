@@ -1,7 +1,8 @@
 //! The catalogue of games: the five games with their names, board-size ranges and defaults, and
 //! the declaration of a rule option.
 
-use super::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
+use super::{Dakon, DjenonAboure, GameOption, Kalah, Rules, SanYao, WalakPussa};
+use std::fmt;
 
 /// The five games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,14 +80,46 @@ impl GameKind {
         }
     }
 
-    /// The game's rule options ([`Rules::OPTIONS`]).
-    pub const fn options(self) -> &'static [RuleOption] {
+    /// `holes` as a board size of this game, or why not.
+    pub fn check_holes(self, holes: u32) -> Result<u8, SizeError> {
+        let (min, max) = self.holes_range();
+        if holes < u32::from(min) || holes > u32::from(max) {
+            return Err(SizeError::Holes {
+                game: self,
+                holes,
+                min,
+                max,
+            });
+        }
+        Ok(holes as u8)
+    }
+
+    /// `seeds` per hole as a start of this game on `holes` holes, or why not.
+    pub fn check_seeds(self, holes: u8, seeds: u32) -> Result<u8, SizeError> {
+        let (min, max) = self.seeds_range(holes);
+        if seeds < u32::from(min) || seeds > u32::from(max) {
+            return Err(SizeError::Seeds {
+                game: self,
+                holes,
+                seeds,
+                min,
+                max,
+            });
+        }
+        Ok(seeds as u8)
+    }
+
+    /// The game's rule options ([`Rules::Opt`]), in [`GameOption::ALL`] order.
+    pub fn options(self) -> Vec<RuleOption> {
+        fn of<R: Rules>() -> Vec<RuleOption> {
+            R::Opt::ALL.iter().map(|o| o.declaration()).collect()
+        }
         match self {
-            GameKind::Kalah => Kalah::OPTIONS,
-            GameKind::Dakon => Dakon::OPTIONS,
-            GameKind::DjenonAboure => DjenonAboure::OPTIONS,
-            GameKind::WalakPussa => WalakPussa::OPTIONS,
-            GameKind::SanYao => SanYao::OPTIONS,
+            GameKind::Kalah => of::<Kalah>(),
+            GameKind::Dakon => of::<Dakon>(),
+            GameKind::DjenonAboure => of::<DjenonAboure>(),
+            GameKind::WalakPussa => of::<WalakPussa>(),
+            GameKind::SanYao => of::<SanYao>(),
         }
     }
 
@@ -116,3 +149,63 @@ pub struct RuleOption {
     /// What it changes, in one line (the flag's help).
     pub help: &'static str,
 }
+
+/// A board size outside a game's range (docs/rules.md §2.11): [`GameKind::check_holes`],
+/// [`GameKind::check_seeds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// Holes per row out of range.
+    Holes {
+        /// The game.
+        game: GameKind,
+        /// Holes asked for.
+        holes: u32,
+        /// Smallest allowed.
+        min: u8,
+        /// Largest allowed.
+        max: u8,
+    },
+    /// Seeds per hole out of range for the board.
+    Seeds {
+        /// The game.
+        game: GameKind,
+        /// Holes per row.
+        holes: u8,
+        /// Seeds per hole asked for.
+        seeds: u32,
+        /// Smallest allowed.
+        min: u8,
+        /// Largest allowed.
+        max: u8,
+    },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SizeError::Holes {
+                game,
+                holes,
+                min,
+                max,
+            } => write!(
+                f,
+                "{} is played with {min} to {max} holes per row, not {holes}",
+                game.name()
+            ),
+            SizeError::Seeds {
+                game,
+                holes,
+                seeds,
+                min,
+                max,
+            } => write!(
+                f,
+                "{} on {holes} holes is played with {min} to {max} seeds per hole, not {seeds}",
+                game.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}

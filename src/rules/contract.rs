@@ -1,7 +1,7 @@
 //! The contract between the position code and a game: the [`Rules`] trait and what a sowing
 //! reports.
 
-use super::{GameKind, KalahWord, RuleOption};
+use super::{GameKind, RuleOption};
 use crate::board::{Board, Side};
 use crate::stop::{Abandoned, Stop};
 use std::fmt::Debug;
@@ -63,8 +63,13 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 
     /// Sows `pit` for `side`, with all relays and captures. Stores/tallies are updated; `to_move`
     /// is not touched. A relay looks at `stop` every 2^20 laps ([`crate::stop`]).
-    fn sow(&self, board: &mut Board, side: Side, pit: usize, stop: Stop<'_>)
-        -> Result<TurnEnd, SowError>;
+    fn sow(
+        &self,
+        board: &mut Board,
+        side: Side,
+        pit: usize,
+        stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError>;
 
     /// Applies the game's end and no-move rules to a board whose `to_move` is the player due to
     /// move next (docs/rules.md §2.7 steps 3–4). The no-move rules of the relay games sow each
@@ -72,37 +77,28 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// then unspecified).
     fn settle(&self, board: &mut Board, stop: Stop<'_>) -> Result<(), Abandoned>;
 
-    /// The game's rule options (docs/rules.md §2.12), in a fixed order: the one place their names
-    /// are spelled. The command line makes a flag of each, the run-time variants parse
-    /// and print them, and table identities list them.
-    const OPTIONS: &'static [RuleOption];
+    /// The game's rule options (docs/rules.md §2.12): an enum with a variant each, which
+    /// declares their names once ([`GameOption`]); [`NoOption`] for a game without any.
+    type Opt: GameOption;
 
-    /// Whether option `OPTIONS[i]` is on. A game without options keeps the default.
-    fn option(&self, i: usize) -> bool {
-        let _ = i;
-        false
-    }
+    /// Whether option `o` is on.
+    fn option(&self, o: Self::Opt) -> bool;
 
-    /// Switches option `OPTIONS[i]` on or off. A game without options keeps the default (there
-    /// is no `i` to call it with).
-    fn set_option(&mut self, i: usize, on: bool) {
-        let _ = (i, on);
-    }
+    /// Switches option `o` on or off.
+    fn set_option(&mut self, o: Self::Opt, on: bool);
 
-    /// The options that are switched on, by name, in [`Rules::OPTIONS`] order.
+    /// The options that are switched on, by name, in [`GameOption::ALL`] order.
     fn option_names(&self) -> Vec<&'static str> {
-        let on = Self::OPTIONS.iter().enumerate();
-        on.filter(|&(i, _)| self.option(i))
-            .map(|(_, o)| o.name)
+        let all = Self::Opt::ALL.iter();
+        all.filter(|&&o| self.option(o))
+            .map(|o| o.declaration().name)
             .collect()
     }
 
-    /// A one-word move generator for these rules on `holes` holes, when the game has one (Kalah
-    /// on up to 7 holes: [`KalahWord`]). The search and the table builder then sow whole boards
-    /// as one 128-bit word; the tests check it against [`Rules::sow`].
-    fn word_generator(&self, holes: u8) -> Option<KalahWord> {
-        let _ = holes;
-        None
+    /// The option named `name` (as in [`RuleOption::name`]), if these rules have one.
+    fn option_named(name: &str) -> Option<Self::Opt> {
+        let mut all = Self::Opt::ALL.iter().copied();
+        all.find(|o| o.declaration().name == name)
     }
 
     /// A guess at the future value for the side to move, from its row `mine` and the opponent's
@@ -112,6 +108,29 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
         let _ = (mine, theirs);
         0
+    }
+}
+
+/// A game's rule options as an enum, a variant each (docs/rules.md §2.12).
+pub trait GameOption: Copy + Eq + Hash + Debug + Send + Sync + 'static {
+    /// Every option, in a fixed order: the order of the command-line flags, of the options in
+    /// a variant's name (`kalah+empty-capture+end-when-mover-empty`) and in table identities.
+    const ALL: &'static [Self];
+
+    /// Its name and help: the one place they are spelled. The command line makes a flag of
+    /// each, the run-time variants parse and print them, and table identities list them.
+    fn declaration(self) -> RuleOption;
+}
+
+/// The options of a game without any: no value exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoOption {}
+
+impl GameOption for NoOption {
+    const ALL: &'static [Self] = &[];
+
+    fn declaration(self) -> RuleOption {
+        match self {}
     }
 }
 

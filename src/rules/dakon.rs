@@ -2,12 +2,12 @@
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
 use super::{
-    each_takes_own_row, lap_with_store_on, GameKind, Landing, NotCandidate, OpenRing, RuleOption,
-    Rules, SowError, Track, TurnEnd,
+    each_takes_own_row, lap_with_store_on, GameKind, GameOption, Landing, NotCandidate, OpenRing,
+    RuleOption, Rules, SowError, Track, TurnEnd,
 };
-use crate::stop::{Abandoned, Stop};
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// Dakon, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -55,28 +55,45 @@ impl Rules for Dakon {
         Ok(())
     }
 
-    const OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "nembak-takes-landing-seed",
-            help: "the nembak capture also banks the landing seed",
-        },
-        RuleOption {
-            name: "no-mikul",
-            help: "no mikul capture",
-        },
-    ];
+    type Opt = DakonOption;
 
-    fn option(&self, i: usize) -> bool {
-        match i {
-            0 => self.nembak_takes_landing_seed,
-            _ => self.no_mikul,
+    fn option(&self, o: DakonOption) -> bool {
+        match o {
+            DakonOption::NembakTakesLandingSeed => self.nembak_takes_landing_seed,
+            DakonOption::NoMikul => self.no_mikul,
         }
     }
 
-    fn set_option(&mut self, i: usize, on: bool) {
-        match i {
-            0 => self.nembak_takes_landing_seed = on,
-            _ => self.no_mikul = on,
+    fn set_option(&mut self, o: DakonOption, on: bool) {
+        match o {
+            DakonOption::NembakTakesLandingSeed => self.nembak_takes_landing_seed = on,
+            DakonOption::NoMikul => self.no_mikul = on,
+        }
+    }
+}
+
+/// Dakon's rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DakonOption {
+    /// [`Dakon::nembak_takes_landing_seed`].
+    NembakTakesLandingSeed,
+    /// [`Dakon::no_mikul`].
+    NoMikul,
+}
+
+impl GameOption for DakonOption {
+    const ALL: &'static [Self] = &[DakonOption::NembakTakesLandingSeed, DakonOption::NoMikul];
+
+    fn declaration(self) -> RuleOption {
+        match self {
+            DakonOption::NembakTakesLandingSeed => RuleOption {
+                name: "nembak-takes-landing-seed",
+                help: "the nembak capture also banks the landing seed",
+            },
+            DakonOption::NoMikul => RuleOption {
+                name: "no-mikul",
+                help: "no mikul capture",
+            },
         }
     }
 }

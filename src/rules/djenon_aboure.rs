@@ -2,12 +2,12 @@
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
 use super::{
-    lap_ring, pass_or_end, relay, GameKind, LapEnd, NotCandidate, RuleOption, Rules, SowError,
+    lap_ring, pass_or_end, relay, GameKind, LapEnd, NoOption, NotCandidate, Rules, SowError,
     TurnEnd,
 };
-use crate::stop::{Abandoned, Stop};
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// Djenon-aboure (no options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -63,5 +63,13 @@ impl Rules for DjenonAboure {
         pass_or_end(self, board, stop)
     }
 
-    const OPTIONS: &'static [RuleOption] = &[];
+    type Opt = NoOption;
+
+    fn option(&self, o: NoOption) -> bool {
+        match o {}
+    }
+
+    fn set_option(&mut self, o: NoOption, _on: bool) {
+        match o {}
+    }
 }

@@ -30,20 +30,24 @@ mod names;
 mod san_yao;
 mod walak_pussa;
 
-pub use catalogue::{GameKind, RuleOption};
-pub use contract::{NotCandidate, Rules, SowError, TurnEnd};
+pub use catalogue::{GameKind, RuleOption, SizeError};
+pub use contract::{GameOption, NoOption, NotCandidate, Rules, SowError, TurnEnd};
 pub use names::ALIASES;
 
 pub(crate) use contract::any_seeds;
 pub(crate) use next_pit::next_pit_relay_and_capture;
 pub(crate) use relay::{relay, LapEnd};
-pub(crate) use settle::{each_takes_own_row, each_takes_owned, has_legal_move, one_takes_all, pass_or_end};
-pub(crate) use track::{lap_ring, lap_track, lap_with_store, lap_with_store_on, Landing, OpenRing, Track};
+pub(crate) use settle::{
+    each_takes_own_row, each_takes_owned, has_legal_move, one_takes_all, pass_or_end,
+};
+pub(crate) use track::{
+    lap_ring, lap_track, lap_with_store, lap_with_store_on, Landing, OpenRing, Track,
+};
 
-pub use dakon::Dakon;
+pub use dakon::{Dakon, DakonOption};
 pub use djenon_aboure::DjenonAboure;
-pub use kalah::Kalah;
 pub use kalah::KalahWord;
 pub(crate) use kalah::{rotate, with_word_size, WordMove};
+pub use kalah::{Kalah, KalahOption};
 pub use san_yao::SanYao;
-pub use walak_pussa::WalakPussa;
+pub use walak_pussa::{WalakPussa, WalakPussaOption};

@@ -1,10 +1,10 @@
 //! San-Yao (docs/rules.md §7): Walak-pussa's sowing and capture; the game ends below two stones;
 //! forced passes as in Djenon-aboure.
 
-use super::{pass_or_end, GameKind, NotCandidate, RuleOption, Rules, SowError, TurnEnd};
-use crate::stop::{Abandoned, Stop};
+use super::{pass_or_end, GameKind, NoOption, NotCandidate, Rules, SowError, TurnEnd};
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// San-Yao (no options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,5 +44,13 @@ impl Rules for SanYao {
         pass_or_end(self, board, stop)
     }
 
-    const OPTIONS: &'static [RuleOption] = &[];
+    type Opt = NoOption;
+
+    fn option(&self, o: NoOption) -> bool {
+        match o {}
+    }
+
+    fn set_option(&mut self, o: NoOption, _on: bool) {
+        match o {}
+    }
 }

@@ -1,10 +1,12 @@
 //! Walak-pussa (docs/rules.md §6): next-pit relay round the `2n` pits, alternating capture chain;
 //! a player with no legal move loses the rest of the board to the opponent.
 
-use super::{one_takes_all, GameKind, NotCandidate, RuleOption, Rules, SowError, TurnEnd};
-use crate::stop::{Abandoned, Stop};
+use super::{
+    one_takes_all, GameKind, GameOption, NotCandidate, RuleOption, Rules, SowError, TurnEnd,
+};
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// Walak-pussa, with its option (off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -51,18 +53,37 @@ impl Rules for WalakPussa {
         Ok(())
     }
 
-    const OPTIONS: &'static [RuleOption] = &[RuleOption {
-        name: "singleton-restriction",
-        help: "a single seed may be sown only when no own pit holds two or more",
-    }];
+    type Opt = WalakPussaOption;
 
-    fn option(&self, i: usize) -> bool {
-        let _ = i;
-        self.singleton_restriction
+    fn option(&self, o: WalakPussaOption) -> bool {
+        match o {
+            WalakPussaOption::SingletonRestriction => self.singleton_restriction,
+        }
     }
 
-    fn set_option(&mut self, i: usize, on: bool) {
-        let _ = i;
-        self.singleton_restriction = on;
+    fn set_option(&mut self, o: WalakPussaOption, on: bool) {
+        match o {
+            WalakPussaOption::SingletonRestriction => self.singleton_restriction = on,
+        }
+    }
+}
+
+/// Walak-pussa's rule option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WalakPussaOption {
+    /// [`WalakPussa::singleton_restriction`].
+    SingletonRestriction,
+}
+
+impl GameOption for WalakPussaOption {
+    const ALL: &'static [Self] = &[WalakPussaOption::SingletonRestriction];
+
+    fn declaration(self) -> RuleOption {
+        match self {
+            WalakPussaOption::SingletonRestriction => RuleOption {
+                name: "singleton-restriction",
+                help: "a single seed may be sown only when no own pit holds two or more",
+            },
+        }
     }
 }

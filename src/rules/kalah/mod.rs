@@ -31,8 +31,8 @@ pub(crate) use word::{rotate, with_word_size, WordMove};
 use crate::board::Board;
 use crate::board::Side;
 use crate::rules::{
-    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules,
-    SowError, TurnEnd,
+    each_takes_own_row, lap_with_store, GameKind, GameOption, Landing, NotCandidate, RuleOption,
+    Rules, SowError, TurnEnd,
 };
 use crate::stop::{Abandoned, Stop};
 
@@ -104,10 +104,6 @@ impl Rules for Kalah {
         Ok(())
     }
 
-    fn word_generator(&self, holes: u8) -> Option<KalahWord> {
-        KalahWord::new(*self, holes)
-    }
-
     /// The mover's free moves minus the opponent's: pits whose sowing ends in the owner's store
     /// and so earns an extra turn. A free move is worth a seed and a tempo, and the opponent's
     /// free moves are threats the mover may have to spoil. It saves about 15% of the nodes of
@@ -116,28 +112,45 @@ impl Rules for Kalah {
         free_moves(mine) - free_moves(theirs)
     }
 
-    const OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "empty-capture",
-            help: "a last seed in an own empty pit is banked even if the opposite pit is empty",
-        },
-        RuleOption {
-            name: "end-when-mover-empty",
-            help: "the game ends only when the player to move has no seeds",
-        },
-    ];
+    type Opt = KalahOption;
 
-    fn option(&self, i: usize) -> bool {
-        match i {
-            0 => self.empty_capture,
-            _ => self.end_when_mover_empty,
+    fn option(&self, o: KalahOption) -> bool {
+        match o {
+            KalahOption::EmptyCapture => self.empty_capture,
+            KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty,
         }
     }
 
-    fn set_option(&mut self, i: usize, on: bool) {
-        match i {
-            0 => self.empty_capture = on,
-            _ => self.end_when_mover_empty = on,
+    fn set_option(&mut self, o: KalahOption, on: bool) {
+        match o {
+            KalahOption::EmptyCapture => self.empty_capture = on,
+            KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty = on,
+        }
+    }
+}
+
+/// Kalah's rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KalahOption {
+    /// [`Kalah::empty_capture`].
+    EmptyCapture,
+    /// [`Kalah::end_when_mover_empty`].
+    EndWhenMoverEmpty,
+}
+
+impl GameOption for KalahOption {
+    const ALL: &'static [Self] = &[KalahOption::EmptyCapture, KalahOption::EndWhenMoverEmpty];
+
+    fn declaration(self) -> RuleOption {
+        match self {
+            KalahOption::EmptyCapture => RuleOption {
+                name: "empty-capture",
+                help: "a last seed in an own empty pit is banked even if the opposite pit is empty",
+            },
+            KalahOption::EndWhenMoverEmpty => RuleOption {
+                name: "end-when-mover-empty",
+                help: "the game ends only when the player to move has no seeds",
+            },
         }
     }
 }

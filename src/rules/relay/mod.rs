@@ -22,7 +22,6 @@ pub(crate) enum LapEnd {
 /// state whenever the count since the last move reaches the next power of two. Once the saved
 /// state lies on the cycle and the power exceeds the cycle length, the next circuit meets it.
 /// No cap on laps: a finite sowing always stops before any state repeats.
-#[inline]
 ///
 /// It looks at `stop` whenever Brent's step count reaches a multiple of 2^20 laps, and gives up
 /// with [`SowError::Abandoned`] when it is raised: a sowing of a cyclic game can run billions of

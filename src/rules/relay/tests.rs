@@ -2,8 +2,8 @@
 //! counters) on synthetic laps: every tail and cycle length, and a cycle longer than 2^32 laps.
 
 use super::{relay_from, Brent, LapEnd, SowError};
-use crate::stop::{Stop, StopToken};
 use crate::board::Pits;
+use crate::stop::{Stop, StopToken};
 use std::sync::Mutex;
 
 /// Held by the tests that run long relays, so that two of them never share the two cores.
