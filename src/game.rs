@@ -168,7 +168,7 @@ impl<R: Rules> Position<R> {
     }
 
     /// [`Position::general_children`] that gives up once `stop` is raised during a long sowing.
-    #[inline]
+    #[inline(always)]
     pub fn general_children_until(
         &self,
         out: &mut Children<Self>,

@@ -56,6 +56,8 @@ pub mod reference_values;
 pub mod round_perfect;
 pub mod rules;
 pub mod stop;
+#[cfg(test)]
+mod stop_tests;
 pub mod variant;
 
 pub use analysis::{analyze, solve, Solution};

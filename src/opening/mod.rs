@@ -464,6 +464,8 @@ pub fn search<R: Rules>(root: &Position<R>, limits: &Limits) -> Result<OpeningRe
             })
             .expect("cannot spawn the opening search thread")
             .join()
+            // A panic of the search thread is a bug: raise it again here. (Not control flow: a
+            // stopped search returns normally, with what it proved.)
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     });
     let complete = top.is_some() && best.is_some();

@@ -1,7 +1,6 @@
 //! The catalogue of games: the five games with their names, board-size ranges and defaults, and
-//! the declaration of a rule option.
+//! the typed error of a board size out of range.
 
-use super::{Dakon, DjenonAboure, GameOption, Kalah, Rules, SanYao, WalakPussa};
 use std::fmt;
 
 /// The five games.
@@ -109,20 +108,6 @@ impl GameKind {
         Ok(seeds as u8)
     }
 
-    /// The game's rule options ([`Rules::Opt`]), in [`GameOption::ALL`] order.
-    pub fn options(self) -> Vec<RuleOption> {
-        fn of<R: Rules>() -> Vec<RuleOption> {
-            R::Opt::ALL.iter().map(|o| o.declaration()).collect()
-        }
-        match self {
-            GameKind::Kalah => of::<Kalah>(),
-            GameKind::Dakon => of::<Dakon>(),
-            GameKind::DjenonAboure => of::<DjenonAboure>(),
-            GameKind::WalakPussa => of::<WalakPussa>(),
-            GameKind::SanYao => of::<SanYao>(),
-        }
-    }
-
     /// The name as a title: `Kalah`, `Djenon-aboure`, ...
     pub const fn title(self) -> &'static str {
         match self {
@@ -138,16 +123,6 @@ impl GameKind {
     pub const fn has_stores(self) -> bool {
         matches!(self, GameKind::Kalah | GameKind::Dakon)
     }
-}
-
-/// A rule option of one game (docs/rules.md §2.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RuleOption {
-    /// Its name: the command-line flag without the dashes (`--empty-capture`), and the word in a
-    /// variant's name (`kalah+empty-capture`) and in table identities.
-    pub name: &'static str,
-    /// What it changes, in one line (the flag's help).
-    pub help: &'static str,
 }
 
 /// A board size outside a game's range (docs/rules.md §2.11): [`GameKind::check_holes`],

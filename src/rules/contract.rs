@@ -1,7 +1,9 @@
 //! The contract between the position code and a game: the [`Rules`] trait and what a sowing
 //! reports.
 
-use super::{GameKind, RuleOption};
+use super::{GameKind, GameOption};
+#[cfg(doc)]
+use super::{NoOption, RuleOption};
 use crate::board::{Board, Side};
 use crate::stop::{Abandoned, Stop};
 use std::fmt::Debug;
@@ -108,29 +110,6 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn estimate(&self, mine: &[u8], theirs: &[u8]) -> i32 {
         let _ = (mine, theirs);
         0
-    }
-}
-
-/// A game's rule options as an enum, a variant each (docs/rules.md §2.12).
-pub trait GameOption: Copy + Eq + Hash + Debug + Send + Sync + 'static {
-    /// Every option, in a fixed order: the order of the command-line flags, of the options in
-    /// a variant's name (`kalah+empty-capture+end-when-mover-empty`) and in table identities.
-    const ALL: &'static [Self];
-
-    /// Its name and help: the one place they are spelled. The command line makes a flag of
-    /// each, the run-time variants parse and print them, and table identities list them.
-    fn declaration(self) -> RuleOption;
-}
-
-/// The options of a game without any: no value exists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NoOption {}
-
-impl GameOption for NoOption {
-    const ALL: &'static [Self] = &[];
-
-    fn declaration(self) -> RuleOption {
-        match self {}
     }
 }
 

@@ -4,8 +4,8 @@
 //! sows and captures, and how the game ends or passes when the side to move cannot move. What the
 //! games share is written once, one concept per file:
 //!
-//! - `catalogue.rs`: the five games ([`GameKind`]: names, board-size ranges, defaults) and the
-//!   declaration of a rule option ([`RuleOption`]);
+//! - `catalogue.rs`: the five games ([`GameKind`]: names, board-size ranges, defaults);
+//! - `options.rs`: how a game declares its rule options ([`GameOption`], [`RuleOption`]);
 //! - `contract.rs`: the [`Rules`] trait, the contract between the position code and a game;
 //! - `track.rs`: the pits a sowing steps through (with or without burnt pits) and the laps:
 //!   `lap_with_store`, one lap round the pits *and the mover's own store* (Kalah, Dakon), and
@@ -19,6 +19,7 @@
 mod catalogue;
 mod contract;
 mod next_pit;
+mod options;
 mod relay;
 mod settle;
 mod track;
@@ -30,9 +31,10 @@ mod names;
 mod san_yao;
 mod walak_pussa;
 
-pub use catalogue::{GameKind, RuleOption, SizeError};
-pub use contract::{GameOption, NoOption, NotCandidate, Rules, SowError, TurnEnd};
+pub use catalogue::{GameKind, SizeError};
+pub use contract::{NotCandidate, Rules, SowError, TurnEnd};
 pub use names::ALIASES;
+pub use options::{GameOption, NoOption, RuleOption};
 
 pub(crate) use contract::any_seeds;
 pub(crate) use next_pit::next_pit_relay_and_capture;
@@ -51,3 +53,20 @@ pub(crate) use kalah::{rotate, with_word_size, WordMove};
 pub use kalah::{Kalah, KalahOption};
 pub use san_yao::SanYao;
 pub use walak_pussa::{WalakPussa, WalakPussaOption};
+
+// Here, where every game is in reach, so that neither the catalogue nor the trait needs the games.
+impl GameKind {
+    /// The game's rule options ([`Rules::Opt`]), in [`GameOption::ALL`] order.
+    pub fn options(self) -> Vec<RuleOption> {
+        fn of<R: Rules>() -> Vec<RuleOption> {
+            R::Opt::ALL.iter().map(|o| o.declaration()).collect()
+        }
+        match self {
+            GameKind::Kalah => of::<Kalah>(),
+            GameKind::Dakon => of::<Dakon>(),
+            GameKind::DjenonAboure => of::<DjenonAboure>(),
+            GameKind::WalakPussa => of::<WalakPussa>(),
+            GameKind::SanYao => of::<SanYao>(),
+        }
+    }
+}
