@@ -459,6 +459,6 @@ fn retro_throughput() {
     }
 }
 
-// Cyclic games (`cyclic`), and the layers solved by several ranks together (`split`).
-mod cyclic;
+// Cyclic games (`cycles`), and the layers solved by several ranks together (`split`).
+mod cycles;
 mod split;
