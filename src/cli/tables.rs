@@ -632,9 +632,11 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     }
     writeln!(out, "checksums: {ok} of {count} files ok")?;
     drop(files);
-    // Step 1b. The files against their sets' manifests (size and SHA-256).
+    // Step 1b. The files against their sets' manifests (size and SHA-256); a file found bad
+    // above is not reported twice.
     for (file, finding) in tables::manifest::check_dir(&dir)? {
-        if finding != tables::manifest::Finding::Matches {
+        let already = bad_files.iter().any(|e: &String| e.contains(&file));
+        if finding != tables::manifest::Finding::Matches && !already {
             let e = format!("{}: {finding}", dir.join(&file).display());
             problems += 1;
             writeln!(out, "BAD {e}")?;
