@@ -14,11 +14,19 @@ fn main() {
     // Every position with 0..=8 seeds on a 4-hole board, one file per seed count.
     let opts = BuildOptions {
         threads: 2,
-        progress: false,
         cyclic_by_graph: false,
     };
     let ix = MancalaIndexer::new(rules, holes);
-    tables::build(&ix, &table_id(&rules, holes), &dir, 8, &opts, |_| {}).expect("built");
+    tables::build(
+        &ix,
+        &table_id(&rules, holes),
+        &dir,
+        8,
+        &opts,
+        &tables::Silent,
+        |_| {},
+    )
+    .expect("built");
 
     let tb = open(&dir, rules, holes, 8, Hold::Mapped).expect("opened");
     let p: Position<Kalah> =

@@ -550,6 +550,9 @@ fn assert_nothing_half_written(dir: &Path) -> usize {
         let path = e.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         assert!(!name.ends_with(".tmp"), "{name} left behind");
+        if name.ends_with(".manifest") {
+            continue; // the set's digests, written whole by the build's end (tables::manifest)
+        }
         let t = tables::Table::read(&path).unwrap();
         t.check_payload().unwrap();
         layers += 1;

@@ -23,10 +23,9 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
     let id = table_id(&rules, holes);
     let opts = BuildOptions {
         threads: 2,
-        progress: false,
         cyclic_by_graph: false,
     };
-    tables::build(&ix, &id, &dir, k, &opts, |_| {}).unwrap();
+    tables::build(&ix, &id, &dir, k, &opts, &tables::Silent, |_| {}).unwrap();
     let tb = Tablebase::open(ix, id, &dir, Check::Checksums).unwrap();
     let mut checked = 0;
     for layer in 0..=k {
@@ -49,7 +48,7 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
             checked += 1;
         }
         assert_eq!(
-            tables::verify_layer(&ix, tb.tables(), layer, false).wrong,
+            tables::verify_layer(&ix, tb.tables(), layer, &tables::Silent).wrong,
             0
         );
     }
@@ -152,11 +151,28 @@ fn lean_cyclic_build_equals_graph_and_brute_force<R: Rules>(
     let id = table_id(&rules, holes);
     let opts = |threads, cyclic_by_graph| BuildOptions {
         threads,
-        progress: false,
         cyclic_by_graph,
     };
-    tables::build(&ix, &id, &lean_dir, k, &opts(2, false), |_| {}).unwrap();
-    tables::build(&ix, &id, &graph_dir, k, &opts(1, true), |_| {}).unwrap();
+    tables::build(
+        &ix,
+        &id,
+        &lean_dir,
+        k,
+        &opts(2, false),
+        &tables::Silent,
+        |_| {},
+    )
+    .unwrap();
+    tables::build(
+        &ix,
+        &id,
+        &graph_dir,
+        k,
+        &opts(1, true),
+        &tables::Silent,
+        |_| {},
+    )
+    .unwrap();
     for layer in 0..=k {
         let file = id.file_name(layer);
         let lean = std::fs::read(lean_dir.join(&file)).unwrap();
@@ -536,4 +552,207 @@ fn the_memory_estimate_is_within_ten_percent_of_the_peak() {
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// Issue 33's file: Kalah on 4 holes up to 3 seeds, two 8-byte blocks of layer 3's payload
+/// swapped and the checksums recomputed. It opens cleanly; every command that answers from it
+/// position by position refuses, naming the file, and prints nothing on stdout.
+#[test]
+fn a_table_that_contradicts_itself_is_refused() {
+    use tables::format::{encode_head, parse, Header};
+    let dir = temp_dir("contradiction");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "3",
+        "--dir",
+        d,
+    ]);
+    let id = table_id(&Kalah::default(), 4);
+    let ix = MancalaIndexer::new(Kalah::default(), 4);
+    let path = dir.join(id.file_name(3));
+    let file = std::fs::read(&path).unwrap();
+    let (h, at) = parse(&path, &file).unwrap();
+    let position = "0,0,0,1/0,0,0,2/0,0/S";
+    let p: Position<Kalah> =
+        Position::from_setup(Kalah::default(), &position.parse().unwrap()).unwrap();
+    // The 8-byte block holding the position's nibble, swapped with its neighbour.
+    let a = ix.index(&p) as usize / 16;
+    let b = if a > 0 { a - 1 } else { a + 1 };
+    let mut payload = file[at..].to_vec();
+    for i in 0..8 {
+        payload.swap(8 * a + i, 8 * b + i);
+    }
+    let h = Header {
+        payload_crc: tables::checksum::crc32(&payload),
+        ..h
+    };
+    std::fs::write(&path, [encode_head(&h), payload].concat()).unwrap();
+    // The file opens: only the values are wrong, and the one of the position has changed.
+    let tb = Tablebase::open(ix, id.clone(), &dir, Check::Checksums).unwrap();
+    let truth = solve(&p, &cfg(1), None).unwrap().value;
+    assert_ne!(
+        tb.probe_value(&p),
+        Some(truth),
+        "the swap left the value alone"
+    );
+    let name = id.file_name(3);
+    for args in [
+        vec![
+            "tables",
+            "query",
+            "kalah",
+            "--position",
+            position,
+            "--dir",
+            d,
+        ],
+        vec![
+            "tables",
+            "query",
+            "kalah",
+            "--position",
+            position,
+            "--dir",
+            d,
+            "--json",
+        ],
+        vec![
+            "tables",
+            "dump",
+            "kalah",
+            "--holes",
+            "4",
+            "--seeds-on-board",
+            "3",
+            "--dir",
+            d,
+        ],
+    ] {
+        let err = fails(&args);
+        assert!(
+            err.contains(&name) && err.contains("contradicts itself"),
+            "{args:?}: {err}"
+        );
+    }
+    let tables_arg = format!("--tables={d}");
+    let err = fails(&["solve", &tables_arg, "kalah", "--position", position]);
+    assert!(
+        err.contains(&name) && err.contains("contradicts itself"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `tables verify`'s text, JSON and exit status agree on a set with a gap and on a set with a
+/// damaged layer: the layers below are verified and correct, the gap or the damage is the
+/// problem; and `--quick` and `info` find a layer whose bytes differ from the build's manifest.
+#[test]
+fn verify_words_match_its_verdict() {
+    use crate::util::mancala;
+    let run = |args: &[&str]| {
+        let o = mancala(args);
+        let out = String::from_utf8(o.stdout).unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        (o.status.code(), out)
+    };
+    let fresh = |name: &str| {
+        let dir = temp_dir(name);
+        let d = dir.to_str().unwrap().to_string();
+        ok(&[
+            "tables",
+            "build",
+            "kalah",
+            "--holes",
+            "3",
+            "--max-seeds",
+            "6",
+            "--dir",
+            &d,
+        ]);
+        (dir, d)
+    };
+    let id = table_id(&Kalah::default(), 3);
+    let manifest = tables::manifest::file_name(&id);
+    // A gap: layer 3 removed (and so listed by the manifest but missing).
+    let (dir, d) = fresh("verify-gap");
+    assert!(dir.join(&manifest).exists());
+    std::fs::remove_file(dir.join(id.file_name(3))).unwrap();
+    let (code, text) = run(&["tables", "verify", "--dir", &d]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("layers 0 to 2,") && text.contains(": ok"),
+        "{text}"
+    );
+    assert!(
+        text.contains("layer 3 is missing or bad") && !text.contains("WRONG"),
+        "{text}"
+    );
+    assert!(text.contains("FAILED"), "{text}");
+    let (code, out) = run(&["tables", "verify", "--dir", &d, "--json"]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["sets"][0]["wrong_count"], 0);
+    assert_eq!(v["sets"][0]["layers_verified"], 3);
+    assert!(!v["sets"][0]["problems"].as_array().unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A damaged layer: a payload byte of layer 4 changed, its CRC left as it was.
+    let (dir, d) = fresh("verify-damage");
+    let path = dir.join(id.file_name(4));
+    let mut b = std::fs::read(&path).unwrap();
+    let last = b.len() - 1;
+    b[last] ^= 0x10;
+    std::fs::write(&path, &b).unwrap();
+    let (code, text) = run(&["tables", "verify", "--dir", &d]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("BAD") && text.contains(&id.file_name(4)),
+        "{text}"
+    );
+    assert!(
+        text.contains("layers 0 to 3,") && !text.contains("WRONG"),
+        "{text}"
+    );
+    let (code, out) = run(&["tables", "verify", "--dir", &d, "--json"]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["sets"][0]["wrong_count"].clone()),
+        (false.into(), 0.into())
+    );
+    assert!(!v["bad_files"].as_array().unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A layer altered with its CRCs recomputed: only the manifest (and the full verify) see it.
+    let (dir, d) = fresh("verify-manifest");
+    let (code, text) = run(&["tables", "verify", "--quick", "--dir", &d]);
+    assert_eq!(code, Some(0), "{text}");
+    let path = dir.join(id.file_name(5));
+    let file = std::fs::read(&path).unwrap();
+    let (h, at) = tables::format::parse(&path, &file).unwrap();
+    let mut payload = file[at..].to_vec();
+    // Two different bytes of the codes swapped: the values move, the structure stays sound.
+    let codes = h.entries.div_ceil(2) as usize;
+    let j = (1..codes).find(|&j| payload[j] != payload[0]).unwrap();
+    payload.swap(0, j);
+    let h = tables::format::Header {
+        payload_crc: tables::checksum::crc32(&payload),
+        ..h
+    };
+    std::fs::write(&path, [tables::format::encode_head(&h), payload].concat()).unwrap();
+    let (code, text) = run(&["tables", "verify", "--quick", "--dir", &d]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("SHA-256 differs") && text.contains(&id.file_name(5)),
+        "{text}"
+    );
+    let info = ok(&["tables", "info", "--dir", &d]);
+    assert!(info.contains("MANIFEST: its SHA-256 differs"), "{info}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

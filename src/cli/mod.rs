@@ -9,6 +9,7 @@ pub(crate) mod engine;
 mod generate;
 mod interactive;
 mod json;
+mod layer_bars;
 mod match_cmd;
 mod move_list;
 mod perft;

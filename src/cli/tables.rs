@@ -140,6 +140,10 @@ struct VerifyArgs {
     /// Print one JSON object (docs/json.md) instead of the report.
     #[arg(long)]
     json: bool,
+    /// Check the files (checksums, names) and compare them with their sets' manifests (size
+    /// and SHA-256), in seconds, without re-deriving the entries.
+    #[arg(long)]
+    quick: bool,
 }
 
 impl DirArgs {
@@ -221,9 +225,9 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
     let opts = BuildOptions {
         threads,
-        progress: a.progress || std::io::stderr().is_terminal(),
         cyclic_by_graph: false,
     };
+    let bars = super::layer_bars::LayerBars::new(a.progress || std::io::stderr().is_terminal());
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
@@ -233,7 +237,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     // layers already renamed are complete, and the next build resumes from them).
     let what = format!("building {id}");
     let built = engine::interruptible(&what, false, || {
-        tables::build(&ix, &id, &dir, k, &opts, |r| {
+        tables::build(&ix, &id, &dir, k, &opts, &bars, |r| {
             if let Some(why) = &r.rebuilt_because {
                 eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
             }
@@ -336,6 +340,13 @@ fn dump<R: Rules>(a: &DumpArgs, rules: R, holes: u8) -> Result<ExitCode> {
         );
     }
     let ix = *tb.indexer();
+    // Every answer is checked before the first is printed, so that tables that contradict
+    // themselves print nothing (the checks are remembered: the rows below do not repeat them).
+    for i in 0..ix.layer_len(k) {
+        if let Some(p) = ix.position(k, i) {
+            tb.move_values(&p)?;
+        }
+    }
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if let DumpFormat::Csv = a.format {
         writeln!(out, "position,value,best")?;
@@ -403,6 +414,12 @@ fn info(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let scanned = if dir.exists() { scan(dir)? } else { Vec::new() };
     let mut files = Vec::new();
     let mut groups: BTreeMap<TableId, (Vec<u32>, u64, u64)> = BTreeMap::new();
+    // What the sets' manifests say of their files (none in a directory of older builds).
+    let manifest: BTreeMap<String, tables::manifest::Finding> = if dir.exists() {
+        tables::manifest::check_dir(dir)?.into_iter().collect()
+    } else {
+        BTreeMap::new()
+    };
     for f in &scanned {
         let name = file_name(&f.path);
         match &f.table {
@@ -420,6 +437,10 @@ fn info(dir: &Path, as_json: bool) -> Result<ExitCode> {
                 }
                 if let Some(why) = name_disagrees(&name, h) {
                     problems.push(format!("NAME MISMATCH: {why}"));
+                }
+                match manifest.get(&name) {
+                    Some(tables::manifest::Finding::Matches) | None => {}
+                    Some(finding) => problems.push(format!("MANIFEST: {finding}")),
                 }
                 let g = groups.entry(h.id.clone()).or_default();
                 g.0.push(h.layer);
@@ -611,6 +632,20 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     }
     writeln!(out, "checksums: {ok} of {count} files ok")?;
     drop(files);
+    // Step 1b. The files against their sets' manifests (size and SHA-256); a file found bad
+    // above is not reported twice.
+    for (file, finding) in tables::manifest::check_dir(&dir)? {
+        let already = bad_files.iter().any(|e: &String| e.contains(&file));
+        if finding != tables::manifest::Finding::Matches && !already {
+            let e = format!("{}: {finding}", dir.join(&file).display());
+            problems += 1;
+            writeln!(out, "BAD {e}")?;
+            bad_files.push(e);
+        }
+    }
+    if a.quick {
+        sets.clear();
+    }
     // Step 2. Every entry of every set, re-derived from its children, layer by layer from 0
     // while the layers are there and sound.
     let progress = a.progress || std::io::stderr().is_terminal();
@@ -667,7 +702,14 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
         )?;
         return Ok(code);
     }
-    writeln!(out, "all tables verified")?;
+    if a.quick {
+        writeln!(
+            out,
+            "all files match their checksums and manifests (run without --quick to re-derive every entry)"
+        )?;
+    } else {
+        writeln!(out, "all tables verified")?;
+    }
     Ok(code)
 }
 
@@ -721,7 +763,8 @@ fn verify_set<R: Rules>(
                 break;
             }
         }
-        let v = pool.install(|| tables::verify_layer(&ix, &tables, k, progress));
+        let bars = super::layer_bars::LayerBars::new(progress);
+        let v = pool.install(|| tables::verify_layer(&ix, &tables, k, &bars));
         entries += v.entries;
         if v.wrong > 0 {
             wrong_count += v.wrong;
@@ -759,12 +802,18 @@ fn verify_set<R: Rules>(
     let verified = tables.len();
     let ok = problems.is_empty() && wrong_count == 0;
     let seconds = started.elapsed().as_secs_f64();
+    // The verdict on the layers verified alone: a gap or a bad file above them is its own
+    // problem line, and leaves these layers correct (as the JSON's `wrong_count` says).
     if verified > 0 {
+        let verdict = match wrong_count {
+            0 => "ok".to_string(),
+            1 => "WRONG (1 entry)".to_string(),
+            n => format!("WRONG ({n} entries)"),
+        };
         writeln!(
             out,
-            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {seconds:.3} s: {}{cyclic}",
+            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {seconds:.3} s: {verdict}{cyclic}",
             verified - 1,
-            if ok { "ok" } else { "WRONG" }
         )?;
     }
     Ok(super::json::VerifiedSet {

@@ -4,12 +4,12 @@
 use std::path::Path;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use solver::{layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, Lower};
 
 use crate::atomic::write_atomic;
 use crate::error::TableError;
 use crate::format::{encode_parts, Encoding, TableId};
+use crate::progress::Progress;
 use crate::table::{Expected, Table};
 
 /// How to build.
@@ -17,8 +17,6 @@ use crate::table::{Expected, Table};
 pub struct BuildOptions {
     /// Worker threads (0 is taken as 1).
     pub threads: usize,
-    /// Draw a progress bar per layer on stderr.
-    pub progress: bool,
     /// Solve cyclic layers with the former algorithm that stores the in-layer graph
     /// ([`solver::solve_layer_by_graph`], about 25 bytes per slot plus 8 per internal edge, which
     /// [`memory_estimate`] does not cover) instead of the lean passes: for tests that check the
@@ -135,7 +133,8 @@ pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32) -> MemoryEstimate {
 ///
 /// A layer whose file already exists, belongs to `id`, has the right size and passes its
 /// checksum is kept as it is (so a killed build resumes from the last finished layer); any other
-/// file in its place is rebuilt and replaced. `report` is called after each layer.
+/// file in its place is rebuilt and replaced. `progress` follows each layer solved; `report` is
+/// called after each layer. The set's [`crate::manifest`] is written (again) at the end.
 ///
 /// # Errors
 /// [`TableError::Io`] when a file cannot be written; [`TableError::Threads`];
@@ -147,6 +146,7 @@ pub fn build<I: Indexer>(
     dir: &Path,
     max_layer: u32,
     opts: &BuildOptions,
+    progress: &dyn Progress,
     mut report: impl FnMut(&LayerReport),
 ) -> Result<Vec<Table>, TableError> {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -188,20 +188,20 @@ pub fn build<I: Indexer>(
                 Err(e) => rebuilt_because = Some(e.to_string()),
             }
         }
-        let bar = progress_bar(opts.progress, layer, entries);
+        progress.start(layer, entries);
         let values = {
             let lower = Built {
                 tables: &tables,
                 plain: &plain,
             };
-            let tick = |n: u64| bar.inc(n);
+            let tick = |n: u64| progress.advance(n);
             if opts.cyclic_by_graph {
                 pool.install(|| solve_layer_by_graph(ix, layer, &lower, Some(&tick)))
             } else {
                 pool.install(|| solve_layer(ix, layer, &lower, Some(&tick)))
             }
         };
-        bar.finish_and_clear();
+        progress.finish();
         let mut values = values?;
         pool.install(|| fill_unused(ix, layer, &mut values));
         if layer < max_layer {
@@ -214,6 +214,7 @@ pub fn build<I: Indexer>(
         report(&layer_report(&t, started, false, rebuilt_because));
         tables.push(t);
     }
+    pool.install(|| crate::manifest::write(dir, id, max_layer))?;
     Ok(tables)
 }
 
@@ -349,20 +350,4 @@ pub(crate) fn layer_report(
         resumed,
         rebuilt_because,
     }
-}
-
-/// A progress bar for one layer on stderr (hidden unless asked for).
-pub(crate) fn progress_bar(show: bool, layer: u32, len: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "layer {prefix:>3} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, ETA {eta})",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_prefix(layer.to_string());
-    bar
 }

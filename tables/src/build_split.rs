@@ -17,19 +17,19 @@ use std::time::Instant;
 use solver::{solve_layer_split, Collective, Indexer};
 
 use crate::atomic::{remove_stale_temporaries, write_atomic};
-use crate::build::{
-    fill_unused, layer_report, plain_of_table, plain_of_values, progress_bar, Built,
-};
+use crate::build::{fill_unused, layer_report, plain_of_table, plain_of_values, Built};
 use crate::error::TableError;
 use crate::format::{encode_parts, TableId};
+use crate::progress::Progress;
 use crate::table::{Expected, Table};
-use crate::{BuildOptions, LayerReport};
+use crate::LayerReport;
 
 /// As [`build`](crate::build()), by the ranks of `group` together: every rank calls it with the
 /// same arguments and gets the same tables; the files are those of a single-process build, byte
-/// for byte, written by rank 0. Runs on the caller's current rayon pool (`opts.threads` is not
-/// used: size the pool, for instance the global one, before the call); `opts.progress` draws
-/// rank 0's progress; `opts.cyclic_by_graph` is not supported (the graph algorithm has no split).
+/// for byte, written by rank 0. Runs on the caller's current rayon pool (size it, for instance
+/// the global one, before the call), with the lean algorithm for cyclic layers (the graph
+/// algorithm has no split); `progress` follows this rank's share of each layer solved (pass
+/// [`crate::Silent`] on the ranks that should not draw).
 /// `report` is called on every rank after each layer (`rebuilt_because` is known on rank 0 only).
 ///
 /// # Errors
@@ -40,8 +40,8 @@ pub fn build_split<I: Indexer, C: Collective + ?Sized>(
     id: &TableId,
     dir: &Path,
     max_layer: u32,
-    opts: &BuildOptions,
     group: &C,
+    progress: &dyn Progress,
     mut report: impl FnMut(&LayerReport),
 ) -> Result<Vec<Table>, TableError> {
     let root = group.rank() == 0;
@@ -85,16 +85,17 @@ pub fn build_split<I: Indexer, C: Collective + ?Sized>(
             tables.push(t);
             continue;
         }
-        let bar = progress_bar(opts.progress && root, layer, entries);
+        progress.start(layer, entries);
         let mut values = {
             let lower = Built {
                 tables: &tables,
                 plain: &plain,
             };
-            let tick = |n: u64| bar.inc(n);
-            solve_layer_split(ix, layer, &lower, group, Some(&tick))?
+            let tick = |n: u64| progress.advance(n);
+            let values = solve_layer_split(ix, layer, &lower, group, Some(&tick));
+            progress.finish();
+            values?
         };
-        bar.finish_and_clear();
         fill_unused(ix, layer, &mut values);
         if layer < max_layer {
             plain.push(plain_of_values(layer, &values)?);
@@ -112,6 +113,12 @@ pub fn build_split<I: Indexer, C: Collective + ?Sized>(
         report(&layer_report(&t, started, false, rebuilt_because));
         tables.push(t);
     }
+    let written = if root {
+        crate::manifest::write(dir, id, max_layer).map(drop)
+    } else {
+        Ok(())
+    };
+    agree(group, max_layer, written)?;
     Ok(tables)
 }
 

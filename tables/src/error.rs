@@ -56,7 +56,7 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
         /// What is wrong, at the first bad place.
-        reason: String,
+        reason: PayloadError,
     },
     /// The path is not a regular file (a FIFO, a device, a directory, or a link to one): table
     /// readers open nothing else, so that no read blocks or runs without end.
@@ -103,6 +103,30 @@ pub enum TableError {
         /// The highest layer available (`None`: none at all).
         max: Option<u32>,
     },
+    /// A stored value disagrees with what its position's moves give from the same tables: the
+    /// set is damaged or crafted in a way its checksums do not show (`tables verify` finds
+    /// every such entry). Nothing read from it is served.
+    Contradiction {
+        /// The file of the entry.
+        path: PathBuf,
+        /// Its layer.
+        layer: u32,
+        /// Its entry (the position's slot in the layer).
+        entry: u64,
+        /// The value stored.
+        stored: i32,
+        /// The best of the moves' values, from the stored values of the children.
+        derived: i32,
+    },
+    /// A table set's manifest has a line that is not `sha256  bytes  file`.
+    BadManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The worker threads could not be started.
     Threads(String),
     /// A layer too large for this machine's address space, or for the format.
@@ -113,6 +137,119 @@ pub enum TableError {
         entries: u64,
     },
 }
+
+/// What is wrong with a payload whose structure breaks the format ([`crate::validate`]), at
+/// the first bad place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayloadError {
+    /// The header counts more entries (or exceptions) than this machine can address.
+    TooMany,
+    /// An entry decodes to a value no position of the layer can have.
+    ValueOutOfRange {
+        /// The entry.
+        entry: u64,
+        /// Its value.
+        value: i64,
+        /// The layer `k`: values lie in `-k..=k`.
+        layer: u32,
+    },
+    /// The escaped entries and the exception list do not pair up.
+    EscapeCount {
+        /// Entries holding the escape code.
+        escaped: u64,
+        /// Exceptions in the list.
+        exceptions: u64,
+    },
+    /// An exception's slot does not come after the previous one's.
+    ExceptionOrder {
+        /// The exception.
+        index: u64,
+        /// Its slot.
+        slot: u64,
+        /// The previous exception's slot.
+        previous: u64,
+    },
+    /// An exception's slot lies beyond the layer.
+    ExceptionBeyond {
+        /// The exception.
+        index: u64,
+        /// Its slot.
+        slot: u64,
+        /// The layer's entries.
+        entries: u64,
+    },
+    /// An exception is for an entry that does not hold the escape code.
+    ExceptionNotEscaped {
+        /// The exception.
+        index: u64,
+        /// Its slot.
+        slot: u64,
+    },
+    /// An exception's value lies outside the layer's range.
+    ExceptionOutOfRange {
+        /// The exception.
+        index: u64,
+        /// Its slot.
+        slot: u64,
+        /// Its value.
+        value: i64,
+        /// The layer `k`.
+        layer: u32,
+    },
+}
+
+impl fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PayloadError::TooMany => f.write_str("too many entries"),
+            PayloadError::ValueOutOfRange {
+                entry,
+                value,
+                layer: k,
+            } => write!(f, "entry {entry} is {value}, outside -{k}..={k}"),
+            PayloadError::EscapeCount {
+                escaped,
+                exceptions,
+            } => write!(
+                f,
+                "{escaped} entries are escaped, but the exception list holds {exceptions}"
+            ),
+            PayloadError::ExceptionOrder {
+                index,
+                slot,
+                previous,
+            } => write!(
+                f,
+                "exception {index} is for entry {slot}, not after the previous one's {previous}"
+            ),
+            PayloadError::ExceptionBeyond {
+                index,
+                slot,
+                entries,
+            } => write!(
+                f,
+                "exception {index} is for entry {slot}, beyond the {entries} entries"
+            ),
+            PayloadError::ExceptionNotEscaped { index, slot } => {
+                write!(
+                    f,
+                    "exception {index} is for entry {slot}, which is not escaped"
+                )
+            }
+            PayloadError::ExceptionOutOfRange {
+                index,
+                slot,
+                value,
+                layer: k,
+            } => write!(
+                f,
+                "exception {index} (entry {slot}) is {value}, outside -{k}..={k}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PayloadError {}
 
 impl TableError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
@@ -174,6 +311,20 @@ impl fmt::Display for TableError {
             ),
             TableError::MissingLayer { layer, max: None } => {
                 write!(f, "no tables, so no layer {layer}")
+            }
+            TableError::Contradiction {
+                path,
+                layer,
+                entry,
+                stored,
+                derived,
+            } => write!(
+                f,
+                "{}: the table contradicts itself at layer {layer}, entry {entry}: it stores {stored}, but the position's moves give {derived} (a damaged or altered file; `mancala tables verify` lists every such entry)",
+                path.display()
+            ),
+            TableError::BadManifest { path, line, reason } => {
+                write!(f, "{}: line {line}: {reason}", path.display())
             }
             TableError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TableError::TooLarge { layer, entries } => {

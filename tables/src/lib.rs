@@ -13,7 +13,9 @@
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
 //! - [`mod@build`], layers in dependency order, in parallel, resumable.
 //! - [`mod@build_split`], the same build by several processes (MPI ranks) together.
+//! - [`manifest`], the size and SHA-256 of every layer file of a set, written by every build.
 //! - [`probe`], the [`Tablebase`], which is also the search's [`solver::search::Oracle`].
+//! - [`progress`], the [`Progress`] observer of builds and verifications (the crate draws nothing).
 //! - [`validate`], the structural checks of a payload when a table is opened.
 //! - [`verify`], every entry re-derived from its children.
 //! - [`error`], [`TableError`].
@@ -36,7 +38,9 @@ pub mod build_split;
 pub mod checksum;
 pub mod error;
 pub mod format;
+pub mod manifest;
 pub mod probe;
+pub mod progress;
 pub mod table;
 pub mod validate;
 pub mod verify;
@@ -46,9 +50,10 @@ mod tests;
 
 pub use build::{build, memory_estimate, BuildOptions, LayerReport, MemoryEstimate};
 pub use build_split::build_split;
-pub use error::TableError;
+pub use error::{PayloadError, TableError};
 pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};
+pub use progress::{Progress, Silent};
 pub use table::{Expected, Table};
 pub use verify::{verify_layer, LayerVerdict, WrongEntry};
 

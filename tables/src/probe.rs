@@ -1,7 +1,29 @@
 //! Probing: a [`Tablebase`] answers exact values of positions in the layers it holds, for
 //! queries and as the search's [`Oracle`].
+//!
+//! # Answers that check themselves
+//!
+//! A file whose checksums were recomputed after its payload was altered (two blocks swapped, a
+//! value changed) opens cleanly, and only `tables verify` would find it. So every answer given
+//! position by position is checked first ([`Tablebase::check`]): the stored value of the position,
+//! and of every position of its layer that it reaches by moves within the layer, must be the best
+//! of `gain ± F(child)` over its moves. Checking one ply alone would not do: a wrong value can
+//! agree with children that are wrong in the same way (a swapped block moves whole families of
+//! positions together). In an acyclic game the one-ply equations over that closure have exactly
+//! one solution given the lower layers (as in [`crate::verify`]), so an answer that passes is
+//! the true value whenever the lower layers are (their manifest, or `tables verify`, says so).
+//! A contradiction is an error, [`TableError::Contradiction`], naming the file and the entry; no
+//! value is served. Positions found consistent are remembered, so that a dump of a whole layer
+//! checks each position once.
+//!
+//! Inside a search, where a check per probe would cost as much as the probe several times over,
+//! the [`Oracle`] checks a sample: every probe whose slot hashes into one in [`SAMPLE`], plus
+//! every position the search audits (the root's children). The first contradiction is kept and
+//! reported through [`Oracle::fault`]; the search then stops with it.
 
+use std::collections::HashSet;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 use solver::search::Oracle;
@@ -19,6 +41,23 @@ pub struct Tablebase<I: Indexer> {
     ix: I,
     id: TableId,
     tables: Vec<Table>,
+    /// The first contradiction a sampled check inside a search found.
+    fault: OnceLock<TableError>,
+    /// The `(layer, entry)` of every position [`Tablebase::check`] found consistent.
+    consistent: Mutex<HashSet<(u32, u64)>>,
+}
+
+/// One probe in `SAMPLE` (by a hash of its slot) is checked against its children inside a
+/// search: about 1/1000 of the probes, each costing about one node's work, so well under 1 %
+/// of the search (docs/tables.md has the measurement).
+pub const SAMPLE: u64 = 1024;
+
+/// Whether the probe of `index` in `layer` is in the checked sample: a multiplicative hash,
+/// the same for every thread and every run, so the sample costs no shared state.
+#[inline(always)]
+fn sampled(layer: u32, index: u64) -> bool {
+    let h = (index ^ (u64::from(layer) << 40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h >> (64 - SAMPLE.trailing_zeros()) == 0
 }
 
 /// How to open tables.
@@ -49,7 +88,13 @@ impl<I: Indexer> Tablebase<I> {
         if check == Check::Checksums {
             tables.par_iter().try_for_each(Table::check_payload)?;
         }
-        Ok(Tablebase { ix, id, tables })
+        Ok(Tablebase {
+            ix,
+            id,
+            tables,
+            fault: OnceLock::new(),
+            consistent: Mutex::new(HashSet::new()),
+        })
     }
 
     /// Reads the tables of `id` from `dir` into memory: layers `0, 1, 2, …` up to the first one
@@ -177,43 +222,148 @@ impl<I: Indexer> Tablebase<I> {
         Some(t.get(self.ix.index(pos)))
     }
 
-    /// The future value of `pos`.
+    /// The future value of `pos`, checked against its children's (see the module docs).
     ///
     /// # Errors
-    /// [`TableError::MissingLayer`] when its layer is not held.
+    /// [`TableError::MissingLayer`] when its layer is not held; [`TableError::Contradiction`]
+    /// when the stored value is not the best of its moves'.
     pub fn value(&self, pos: &I::G) -> Result<i32, TableError> {
-        self.probe_value(pos).ok_or(TableError::MissingLayer {
+        let v = self.probe_value(pos).ok_or(TableError::MissingLayer {
             layer: pos.layer(),
             max: Some(self.max_layer()),
-        })
+        })?;
+        self.check(pos)?;
+        Ok(v)
+    }
+
+    /// Checks the stored value of `pos` (a position of a held layer, or a finished game) and of
+    /// every position of its layer that it reaches by moves within the layer: each must be the
+    /// best of `gain ± F(child)` over its moves (see the module docs).
+    ///
+    /// # Errors
+    /// [`TableError::Contradiction`] naming the file and the first entry found inconsistent.
+    ///
+    /// # Panics
+    /// When the layer of `pos` is not held.
+    pub fn check(&self, pos: &I::G) -> Result<(), TableError> {
+        if pos.is_over() {
+            return Ok(());
+        }
+        let layer = pos.layer();
+        let known = |entry: u64| {
+            self.consistent
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&(layer, entry))
+        };
+        let first = self.ix.index(pos);
+        if known(first) {
+            return Ok(());
+        }
+        let mut seen = HashSet::from([first]);
+        let mut stack = vec![*pos];
+        let mut children = Children::new();
+        while let Some(x) = stack.pop() {
+            children.clear();
+            x.children(&mut children);
+            self.check_one(&x, children.as_slice())?;
+            for c in children.as_slice() {
+                if c.next.is_over() || c.next.layer() != layer {
+                    continue;
+                }
+                let entry = self.ix.index(&c.next);
+                if !known(entry) && seen.insert(entry) {
+                    stack.push(c.next);
+                }
+            }
+        }
+        self.consistent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(seen.into_iter().map(|e| (layer, e)));
+        Ok(())
+    }
+
+    /// Checks one position (live, of a held layer) against `children`, its children.
+    fn check_one(&self, pos: &I::G, children: &[solver::Child<I::G>]) -> Result<(), TableError> {
+        let layer = pos.layer();
+        let entry = self.ix.index(pos);
+        let stored = self.tables[layer as usize].get(entry);
+        let derived = children
+            .iter()
+            .map(|c| self.move_value(c))
+            .max()
+            .unwrap_or(0);
+        if stored == derived {
+            Ok(())
+        } else {
+            Err(TableError::Contradiction {
+                path: self.tables[layer as usize].path().to_path_buf(),
+                layer,
+                entry,
+                stored,
+                derived,
+            })
+        }
+    }
+
+    /// The value of a move for its mover, `gain ± F(next)`, from the stored value of `next`.
+    fn move_value(&self, c: &solver::Child<I::G>) -> i32 {
+        let f = self
+            .probe_value(&c.next)
+            .expect("a child's layer is at most its parent's");
+        if c.turn_passed {
+            c.gain - f
+        } else {
+            c.gain + f
+        }
     }
 
     /// The value of every legal move of `pos` for its mover (`gain ± F(next)`), in
-    /// `children()` order.
+    /// `children()` order; `pos` and every child are checked against their own children.
     ///
     /// # Errors
-    /// [`TableError::MissingLayer`] when the layer of `pos` is not held.
+    /// As [`Tablebase::value`], for `pos` or any child.
     pub fn move_values(&self, pos: &I::G) -> Result<Vec<(MoveOf<I>, i32)>, TableError> {
         self.value(pos)?; // every child is in this layer or below
         let mut children = Children::new();
         pos.children(&mut children);
-        Ok(children
+        children
             .as_slice()
             .iter()
             .map(|c| {
-                let f = self
-                    .probe_value(&c.next)
-                    .expect("a child's layer is at most its parent's");
-                (
-                    c.mv,
-                    if c.turn_passed {
-                        c.gain - f
-                    } else {
-                        c.gain + f
-                    },
-                )
+                self.check(&c.next)?;
+                Ok((c.mv, self.move_value(c)))
             })
-            .collect())
+            .collect()
+    }
+
+    /// The first contradiction that a sampled check inside a search found, if any.
+    pub fn fault(&self) -> Option<&TableError> {
+        self.fault.get()
+    }
+
+    /// Checks `pos`, at `layer` and `index`, when it is in the sample (see the module docs),
+    /// keeping the first contradiction.
+    #[inline(always)]
+    fn sample(&self, pos: &I::G, layer: u32, index: u64) {
+        if sampled(layer, index) {
+            self.audit_now(pos);
+        }
+    }
+
+    /// One ply only: a sample inside a search must stay cheap.
+    #[cold]
+    #[inline(never)]
+    fn audit_now(&self, pos: &I::G) {
+        if pos.is_over() {
+            return;
+        }
+        let mut children = Children::new();
+        pos.children(&mut children);
+        if let Err(e) = self.check_one(pos, children.as_slice()) {
+            let _ = self.fault.set(e);
+        }
     }
 
     /// The future value of `pos` and every move that achieves it, in `children()` order.
@@ -250,7 +400,14 @@ impl<I: Indexer> Tablebase<I> {
 impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     #[inline]
     fn probe(&self, pos: &I::G) -> Option<i32> {
-        self.probe_value(pos)
+        if pos.is_over() {
+            return Some(0);
+        }
+        let layer = pos.layer();
+        let t = self.tables.get(layer as usize)?;
+        let index = self.ix.index(pos);
+        self.sample(pos, layer, index);
+        Some(t.get(index))
     }
 
     /// Every position of a held layer is answered (finished games too, without a lookup: their
@@ -273,6 +430,23 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     #[inline]
     fn probe_at(&self, pos: &I::G, at: OracleSlot) -> i32 {
         debug_assert_eq!(self.probe_value(pos), Some(self.value_at(at)));
+        if at.part != FINISHED {
+            self.sample(pos, at.part, at.index);
+        }
         self.value_at(at)
+    }
+
+    /// Checks `pos` as an answer is checked ([`Tablebase::check`]), whatever the sample says,
+    /// when its layer is held.
+    fn audit(&self, pos: &I::G) {
+        if !pos.is_over() && (pos.layer() as usize) < self.tables.len() {
+            if let Err(e) = self.check(pos) {
+                let _ = self.fault.set(e);
+            }
+        }
+    }
+
+    fn fault(&self) -> Option<String> {
+        self.fault.get().map(ToString::to_string)
     }
 }

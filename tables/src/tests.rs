@@ -136,7 +136,6 @@ fn temp_dir(name: &str) -> PathBuf {
 fn opts(threads: usize) -> BuildOptions {
     BuildOptions {
         threads,
-        progress: false,
         cyclic_by_graph: false,
     }
 }
@@ -152,7 +151,16 @@ fn search_value<G: Game>(p: &G) -> i32 {
 
 fn tables_match_search<const C: bool>(top: u32) {
     let dir = temp_dir(if C { "match-c" } else { "match-a" });
-    let tables = build(&Toy::<C>, &id(C), &dir, top, &opts(2), |_| {}).unwrap();
+    let tables = build(
+        &Toy::<C>,
+        &id(C),
+        &dir,
+        top,
+        &opts(2),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     let tb = Tablebase::open(Toy::<C>, id(C), &dir, Check::Checksums).unwrap();
     assert_eq!(tb.max_layer(), top);
     for k in 0..=top {
@@ -179,7 +187,7 @@ fn tables_match_search<const C: bool>(top: u32) {
             assert_eq!(v, want);
             assert!(!best.is_empty());
         }
-        assert!(verify_layer(&Toy::<C>, tb.tables(), k, false).wrong == 0);
+        assert!(verify_layer(&Toy::<C>, tb.tables(), k, &crate::Silent).wrong == 0);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -202,8 +210,26 @@ fn lean_cyclic_files_equal_the_graph_algorithm_byte_for_byte() {
         cyclic_by_graph: true,
         ..opts(1)
     };
-    build(&Toy::<true>, &id(true), &lean_dir, 9, &opts(2), |_| {}).unwrap();
-    build(&Toy::<true>, &id(true), &graph_dir, 9, &by_graph, |_| {}).unwrap();
+    build(
+        &Toy::<true>,
+        &id(true),
+        &lean_dir,
+        9,
+        &opts(2),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
+    build(
+        &Toy::<true>,
+        &id(true),
+        &graph_dir,
+        9,
+        &by_graph,
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     for k in 0..=9 {
         let name = id(true).file_name(k);
         let lean = std::fs::read(lean_dir.join(&name)).unwrap();
@@ -220,7 +246,16 @@ fn lean_cyclic_files_equal_the_graph_algorithm_byte_for_byte() {
 #[test]
 fn a_killed_build_resumes_and_damaged_layers_are_rebuilt() {
     let dir = temp_dir("resume");
-    let first = build(&Toy::<false>, &id(false), &dir, 6, &opts(1), |_| {}).unwrap();
+    let first = build(
+        &Toy::<false>,
+        &id(false),
+        &dir,
+        6,
+        &opts(1),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     // Lose layer 6 (as if killed while writing it: only a temp file), damage layer 4.
     std::fs::remove_file(dir.join(id(false).file_name(6))).unwrap();
     std::fs::write(
@@ -234,9 +269,15 @@ fn a_killed_build_resumes_and_damaged_layers_are_rebuilt() {
     b[last] ^= 0x11;
     std::fs::write(&p4, b).unwrap();
     let mut reports = Vec::new();
-    let second = build(&Toy::<false>, &id(false), &dir, 8, &opts(2), |r| {
-        reports.push(r.clone())
-    })
+    let second = build(
+        &Toy::<false>,
+        &id(false),
+        &dir,
+        8,
+        &opts(2),
+        &crate::Silent,
+        |r| reports.push(r.clone()),
+    )
     .unwrap();
     let resumed: Vec<u32> = reports
         .iter()
@@ -260,7 +301,16 @@ fn a_killed_build_resumes_and_damaged_layers_are_rebuilt() {
 #[test]
 fn damage_and_wrong_tables_are_reported_clearly() {
     let dir = temp_dir("damage");
-    build(&Toy::<false>, &id(false), &dir, 5, &opts(1), |_| {}).unwrap();
+    build(
+        &Toy::<false>,
+        &id(false),
+        &dir,
+        5,
+        &opts(1),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     let p3 = dir.join(id(false).file_name(3));
     let good = std::fs::read(&p3).unwrap();
 
@@ -332,9 +382,27 @@ fn verify_catches_a_wrong_entry() {
         let dir = temp_dir(if cyclic { "verify-c" } else { "verify-a" });
         let k = 5;
         let tables = if cyclic {
-            build(&Toy::<true>, &id(true), &dir, k, &opts(2), |_| {}).unwrap()
+            build(
+                &Toy::<true>,
+                &id(true),
+                &dir,
+                k,
+                &opts(2),
+                &crate::Silent,
+                |_| {},
+            )
+            .unwrap()
         } else {
-            build(&Toy::<false>, &id(false), &dir, k, &opts(2), |_| {}).unwrap()
+            build(
+                &Toy::<false>,
+                &id(false),
+                &dir,
+                k,
+                &opts(2),
+                &crate::Silent,
+                |_| {},
+            )
+            .unwrap()
         };
         // Rewrite layer 4 with one entry off by 2, under a valid checksum.
         let mut vals: Vec<i16> = (0..tables[4].len())
@@ -346,9 +414,9 @@ fn verify_catches_a_wrong_entry() {
         tables[4] = Table::from_bytes("bad", format::encode_file(&id(cyclic), 4, &vals)).unwrap();
         tables[4].check_payload().unwrap();
         let v = if cyclic {
-            verify_layer(&Toy::<true>, &tables, 4, false)
+            verify_layer(&Toy::<true>, &tables, 4, &crate::Silent)
         } else {
-            verify_layer(&Toy::<false>, &tables, 4, false)
+            verify_layer(&Toy::<false>, &tables, 4, &crate::Silent)
         };
         assert!(v.wrong >= 1);
         assert_eq!(v.examples[0].index, slot as u64);

@@ -17,51 +17,65 @@
 
 use rayon::prelude::*;
 
-use crate::format::{exception_widths, Encoding, Header, BLOCK, ESCAPE};
+use crate::error::PayloadError;
+use crate::format::{byte_at, code_at, wide_at, Encoding, Header, Nibbles, BLOCK, ESCAPE};
 
 /// Blocks of [`BLOCK`] entries per parallel task.
 const TASK_BLOCKS: usize = 1024;
 
 /// Checks `payload` (whose length is the header's `payload_len`, already checked) against
-/// `header`; the error says what is wrong, at the first bad entry or exception.
-pub fn check_structure(header: &Header, payload: &[u8]) -> Result<(), String> {
-    let k = i64::from(header.layer);
-    let in_range = |v: i64| (-k..=k).contains(&v);
-    let n = usize::try_from(header.entries).map_err(|_| "too many entries".to_string())?;
+/// `header`.
+///
+/// # Errors
+/// What is wrong, at the first bad entry or exception (the same one for any thread count).
+pub fn check_structure(header: &Header, payload: &[u8]) -> Result<(), PayloadError> {
+    let layer = header.layer;
+    let n = usize::try_from(header.entries).map_err(|_| PayloadError::TooMany)?;
+    // The first entry of `range` whose value `at` says is outside the layer.
+    let scan = |range: std::ops::Range<usize>, at: &(dyn Fn(usize) -> i32 + Sync)| match range
+        .clone()
+        .find(|&i| !in_layer(i64::from(at(i)), layer))
+    {
+        Some(i) => Err(PayloadError::ValueOutOfRange {
+            entry: i as u64,
+            value: i64::from(at(i)),
+            layer,
+        }),
+        None => Ok(0),
+    };
+    let task = BLOCK * TASK_BLOCKS;
+    let tasks = n.div_ceil(task);
+    let range = |t: usize| t * task..((t + 1) * task).min(n);
     match header.encoding {
-        Encoding::Byte => first_error(payload.par_chunks(BLOCK * TASK_BLOCKS).enumerate().map(
-            |(t, chunk)| match chunk.iter().position(|&b| !in_range(i64::from(b as i8))) {
-                Some(i) => Err(bad_value(t * BLOCK * TASK_BLOCKS + i, chunk[i] as i8, k)),
-                None => Ok(0),
-            },
-        ))
+        Encoding::Byte => first_error(
+            (0..tasks)
+                .into_par_iter()
+                .map(|t| scan(range(t), &|i| byte_at(payload, i))),
+        )
         .map(|_| ()),
-        Encoding::Wide => first_error(payload.par_chunks(2 * BLOCK * TASK_BLOCKS).enumerate().map(
-            |(t, chunk)| {
-                for (i, w) in chunk.chunks_exact(2).enumerate() {
-                    let v = i16::from_le_bytes([w[0], w[1]]);
-                    if !in_range(i64::from(v)) {
-                        return Err(bad_value(t * BLOCK * TASK_BLOCKS + i, v, k));
-                    }
-                }
-                Ok(0)
-            },
-        ))
+        Encoding::Wide => first_error(
+            (0..tasks)
+                .into_par_iter()
+                .map(|t| scan(range(t), &|i| wide_at(payload, i))),
+        )
         .map(|_| ()),
-        Encoding::Nibble { step } => check_nibbles(header, payload, n, i64::from(step)),
+        Encoding::Nibble { .. } => {
+            let nib = Nibbles::of(header).ok_or(PayloadError::TooMany)?;
+            check_nibbles(header, &nib, payload, n)
+        }
     }
 }
 
-fn bad_value(entry: usize, v: impl std::fmt::Display, k: i64) -> String {
-    format!("entry {entry} is {v}, outside -{k}..={k}")
+/// Whether `v` is a value a position of layer `k` can have: `-k..=k`.
+fn in_layer(v: i64, k: u32) -> bool {
+    (-i64::from(k)..=i64::from(k)).contains(&v)
 }
 
-/// The sum of the `Ok` counts, or the error of the lowest task (the same message for any
-/// thread count).
+/// The sum of the `Ok` counts, or the error of the lowest task (the same for any thread count).
 fn first_error(
-    results: impl IndexedParallelIterator<Item = Result<u64, String>>,
-) -> Result<u64, String> {
-    let all: Vec<Result<u64, String>> = results.collect();
+    results: impl IndexedParallelIterator<Item = Result<u64, PayloadError>>,
+) -> Result<u64, PayloadError> {
+    let all: Vec<Result<u64, PayloadError>> = results.collect();
     let mut sum = 0u64;
     for r in all {
         sum += r?;
@@ -69,22 +83,23 @@ fn first_error(
     Ok(sum)
 }
 
-fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result<(), String> {
-    let k = i64::from(header.layer);
-    let nibbles = n.div_ceil(2);
+fn check_nibbles(
+    header: &Header,
+    nib: &Nibbles,
+    payload: &[u8],
+    n: usize,
+) -> Result<(), PayloadError> {
+    let layer = header.layer;
     let blocks = n.div_ceil(BLOCK);
-    let (codes, rest) = payload.split_at(nibbles);
-    let (bases, list) = rest.split_at(blocks);
-    let code = |i: usize| (codes[i >> 1] >> ((i & 1) << 2)) & 0xf;
-    // Per task: the escapes counted, each used code's value checked against the layer.
+    // Per task: the escapes counted, each used code's value checked against the layer (through
+    // the lowest and highest code of each block: the value rises with the code).
     let escapes = first_error((0..blocks.div_ceil(TASK_BLOCKS)).into_par_iter().map(|t| {
         let mut escapes = 0u64;
-        let first = t * TASK_BLOCKS;
-        let last = ((t + 1) * TASK_BLOCKS).min(blocks);
-        for (b, &base) in bases.iter().enumerate().take(last).skip(first) {
+        for b in t * TASK_BLOCKS..((t + 1) * TASK_BLOCKS).min(blocks) {
+            let entries = b * BLOCK..((b + 1) * BLOCK).min(n);
             let (mut lo, mut hi) = (u8::MAX, 0u8);
-            for i in b * BLOCK..((b + 1) * BLOCK).min(n) {
-                let c = code(i);
+            for i in entries.clone() {
+                let c = code_at(payload, i);
                 if c == ESCAPE {
                     escapes += 1;
                 } else {
@@ -95,59 +110,61 @@ fn check_nibbles(header: &Header, payload: &[u8], n: usize, step: i64) -> Result
             if lo > hi {
                 continue; // every entry of the block escaped
             }
-            let base = i64::from(base as i8);
-            let value = |c: u8| base + step * (i64::from(c) - 7);
-            if value(lo) < -k || value(hi) > k {
-                let i = (b * BLOCK..((b + 1) * BLOCK).min(n))
-                    .find(|&i| code(i) != ESCAPE && !(-k..=k).contains(&value(code(i))))
+            let base = nib.base(payload, b * BLOCK);
+            let value = |c: u8| i64::from(nib.value(c, base));
+            if !in_layer(value(lo), layer) || !in_layer(value(hi), layer) {
+                let i = entries
+                    .clone()
+                    .find(|&i| {
+                        let c = code_at(payload, i);
+                        c != ESCAPE && !in_layer(value(c), layer)
+                    })
                     .expect("the block's lowest or highest code is out of range");
-                return Err(bad_value(i, value(code(i)), k));
+                return Err(PayloadError::ValueOutOfRange {
+                    entry: i as u64,
+                    value: value(code_at(payload, i)),
+                    layer,
+                });
             }
         }
         Ok(escapes)
     }))?;
-    let m = header.exceptions;
-    if escapes != m {
-        return Err(format!(
-            "{escapes} entries are escaped, but the exception list holds {m}"
-        ));
+    if escapes != header.exceptions {
+        return Err(PayloadError::EscapeCount {
+            escaped: escapes,
+            exceptions: header.exceptions,
+        });
     }
-    let m = usize::try_from(m).map_err(|_| "too many exceptions".to_string())?;
-    let (sw, vw) = exception_widths(header.entries, header.layer);
-    let (slots, values) = list.split_at(sw * m);
     let mut previous: Option<u64> = None;
-    for j in 0..m {
-        let mut b = [0u8; 8];
-        b[..sw].copy_from_slice(&slots[sw * j..sw * (j + 1)]);
-        let slot = u64::from_le_bytes(b);
-        if previous.is_some_and(|p| slot <= p) {
-            return Err(format!(
-                "exception {j} is for entry {slot}, not after the previous one's {}",
-                previous.unwrap_or(0)
-            ));
+    for j in 0..nib.exceptions {
+        let index = j as u64;
+        let slot = nib.exception_slot(payload, j);
+        if let Some(previous) = previous.filter(|&p| slot <= p) {
+            return Err(PayloadError::ExceptionOrder {
+                index,
+                slot,
+                previous,
+            });
         }
         previous = Some(slot);
         if slot >= header.entries {
-            return Err(format!(
-                "exception {j} is for entry {slot}, beyond the {} entries",
-                header.entries
-            ));
+            return Err(PayloadError::ExceptionBeyond {
+                index,
+                slot,
+                entries: header.entries,
+            });
         }
-        if code(slot as usize) != ESCAPE {
-            return Err(format!(
-                "exception {j} is for entry {slot}, which is not escaped"
-            ));
+        if code_at(payload, slot as usize) != ESCAPE {
+            return Err(PayloadError::ExceptionNotEscaped { index, slot });
         }
-        let at = vw * j;
-        let v = if vw == 1 {
-            i64::from(values[at] as i8)
-        } else {
-            i64::from(i16::from_le_bytes([values[at], values[at + 1]]))
-        };
-        if !(-k..=k).contains(&v) {
-            return Err(format!(
-                "exception {j} (entry {slot}) is {v}, outside -{k}..={k}"
-            ));
+        let value = i64::from(nib.exception_value(payload, j));
+        if !in_layer(value, layer) {
+            return Err(PayloadError::ExceptionOutOfRange {
+                index,
+                slot,
+                value,
+                layer,
+            });
         }
     }
     Ok(())
@@ -180,6 +197,7 @@ mod tests {
     fn bad(file: Vec<u8>, says: &str) {
         match Table::from_bytes("crafted", file) {
             Err(TableError::BadPayload { reason, .. }) => {
+                let reason = reason.to_string();
                 assert!(reason.contains(says), "{reason} (expected {says:?})")
             }
             other => panic!("expected a BadPayload about {says:?}, got {other:?}"),

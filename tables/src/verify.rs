@@ -18,7 +18,7 @@
 use rayon::prelude::*;
 use solver::{Children, Game, Indexer};
 
-use crate::build::progress_bar;
+use crate::progress::Progress;
 use crate::table::Table;
 
 /// An entry that does not match what its children say.
@@ -51,7 +51,7 @@ pub struct LayerVerdict {
 const EXAMPLES: usize = 10;
 
 /// Re-derives every entry of `layer` from `tables` (`tables[k]` is layer `k`, for every
-/// `k <= layer`), in parallel on the current rayon pool, with a progress bar on stderr when asked.
+/// `k <= layer`), in parallel on the current rayon pool, telling `progress` how far it got.
 ///
 /// # Panics
 /// When `tables` has no layer `layer`, or a table does not match `ix` in size.
@@ -59,7 +59,7 @@ pub fn verify_layer<I: Indexer>(
     ix: &I,
     tables: &[Table],
     layer: u32,
-    progress: bool,
+    progress: &dyn Progress,
 ) -> LayerVerdict {
     let table = &tables[layer as usize];
     let len = ix.layer_len(layer);
@@ -69,7 +69,7 @@ pub fn verify_layer<I: Indexer>(
         "layer {layer} has {} entries, the indexer says {len}",
         table.len()
     );
-    let bar = progress_bar(progress, layer, len);
+    progress.start(layer, len);
     const CHUNK: u64 = 1 << 14;
     let f = |pos: &I::G| -> i32 {
         if pos.is_over() {
@@ -116,7 +116,7 @@ pub fn verify_layer<I: Indexer>(
                     }
                 }
             }
-            bar.inc(end - start);
+            progress.advance(end - start);
             (wrong, examples)
         })
         .reduce(
@@ -126,7 +126,7 @@ pub fn verify_layer<I: Indexer>(
                 (wa + wb, ea)
             },
         );
-    bar.finish_and_clear();
+    progress.finish();
     examples.sort_by_key(|e| e.index);
     examples.truncate(EXAMPLES);
     LayerVerdict {

@@ -163,6 +163,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         if self.sh.done.load(Ordering::Relaxed)
             || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             || self.sh.outgrown.load(Ordering::Relaxed)
+            || self.sh.oracle.is_some_and(|o| o.fault().is_some())
         {
             self.aborted = true;
         } else if let Some(t) = self.test {

@@ -25,6 +25,22 @@ pub trait Oracle<G: Game>: Sync {
         self.probe(pos)
             .expect("Oracle::prefetch located a position that Oracle::probe does not answer")
     }
+
+    /// Checks the oracle's own answer for `pos`, whatever its sampling says, and keeps any fault
+    /// found for [`Oracle::fault`]. The search audits the position of every job and its
+    /// children (for a solve: the root's moves, whose values it reports). The default checks
+    /// nothing.
+    fn audit(&self, pos: &G) {
+        let _ = pos;
+    }
+
+    /// A fault the oracle found in its own data (endgame tables that contradict themselves), as
+    /// a message for the user. The search looks at it with its stop flag, stops when there is
+    /// one, and returns [`SearchError::Oracle`](super::SearchError::Oracle) rather than a value
+    /// that may rest on it. The default never finds one.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Where an oracle keeps the answer for a position, in its own coordinates (for endgame tables: a

@@ -70,6 +70,9 @@ pub enum SearchError {
     Interrupted,
     /// The transposition table could not be built.
     Table(TtError),
+    /// The oracle found a fault in its own data ([`Oracle::fault`](super::Oracle::fault)): the
+    /// message says which.
+    Oracle(String),
 }
 
 impl fmt::Display for SearchError {
@@ -77,6 +80,7 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Interrupted => f.write_str("search interrupted"),
             SearchError::Table(e) => write!(f, "{e}"),
+            SearchError::Oracle(e) => f.write_str(e),
         }
     }
 }
@@ -85,7 +89,7 @@ impl std::error::Error for SearchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SearchError::Table(e) => Some(e),
-            SearchError::Interrupted => None,
+            SearchError::Interrupted | SearchError::Oracle(_) => None,
         }
     }
 }

@@ -13,7 +13,7 @@ use super::node::Searcher;
 use super::oracle::Oracle;
 use super::outcome::SearchError;
 use super::shared::{Job, Shared, Stats};
-use crate::game::Game;
+use crate::game::{Children, Game};
 use crate::tt::{Table, Tables, TranspositionTable, Width};
 
 /// Stack size of search threads: the recursion keeps a move list per ply on the stack, and plays
@@ -71,6 +71,9 @@ impl<'o, G: Game> Pool<'o, G> {
         if let (Some(p), Job::Exact(_, lo, hi)) = (&self.cfg.progress, job) {
             p.start_job(lo, hi);
         }
+        if let Some(o) = self.oracle {
+            audit_with_children(o, &pos);
+        }
         loop {
             self.busy.clear();
             let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
@@ -86,6 +89,10 @@ impl<'o, G: Game> Pool<'o, G> {
                 Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
             };
             self.stats.add(stats);
+            // A fault found at any time, even by a check after the answer was reached, voids it.
+            if let Some(fault) = self.oracle.and_then(|o| o.fault()) {
+                return Err(SearchError::Oracle(fault));
+            }
             let stopped = self
                 .cfg
                 .stop
@@ -102,6 +109,16 @@ impl<'o, G: Game> Pool<'o, G> {
                 Err(_) => self.cfg.tt_max_bytes = 0,
             }
         }
+    }
+}
+
+/// Audits the oracle's answers for `pos` and for each of its children (see [`Oracle::audit`]).
+fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G) {
+    oracle.audit(pos);
+    let mut children = Children::new();
+    pos.children(&mut children);
+    for c in children.as_slice() {
+        oracle.audit(&c.next);
     }
 }
 

@@ -12,6 +12,10 @@ use std::path::PathBuf;
 mod rule_args;
 pub use rule_args::RuleArgs;
 
+#[path = "../../cli/layer_bars.rs"]
+mod layer_bars;
+pub use layer_bars::LayerBars;
+
 /// `mancala` on MPI: commands split over the ranks of `mpirun` (docs/scale-out.md).
 #[derive(Parser, Debug)]
 #[command(name = "mancala-mpi", version, about, long_about = None)]

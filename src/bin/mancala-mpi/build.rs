@@ -10,7 +10,7 @@ use mancala::rules::Rules;
 use solver::Collective;
 use std::io::Write;
 use std::time::Instant;
-use tables::{BuildOptions, Table};
+use tables::Table;
 
 /// Runs the build on every rank.
 pub fn run(a: &BuildArgs, world: &World) -> Result<()> {
@@ -68,15 +68,12 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8, world: &World) -> Result<
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create the table directory {}", dir.display()))?;
     }
-    let opts = BuildOptions {
-        threads,
-        progress: a.progress,
-        cyclic_by_graph: false,
-    };
+    // Rank 0 draws its share's progress; the others stay silent.
+    let bars = crate::args::LayerBars::new(a.progress && root);
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
-    let built = tables::build_split(&ix, &id, &dir, k, &opts, world, |r| {
+    let built = tables::build_split(&ix, &id, &dir, k, world, &bars, |r| {
         if !root {
             return;
         }

@@ -13,11 +13,20 @@ fn files(dir: &std::path::Path, cyclic: bool, top: u32) -> Vec<Vec<u8>> {
 
 fn split_equals_one_process<const C: bool>(top: u32) {
     let one = temp_dir(&format!("split-one-{C}"));
-    build(&Toy::<C>, &id(C), &one, top, &opts(2), |_| {}).unwrap();
+    build(
+        &Toy::<C>,
+        &id(C),
+        &one,
+        top,
+        &opts(2),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     for ranks in 1..=3 {
         let dir = temp_dir(&format!("split-{C}-{ranks}"));
         let built = LocalGroup::run(ranks, |g| {
-            build_split(&Toy::<C>, &id(C), &dir, top, &opts(1), g, |_| {})
+            build_split(&Toy::<C>, &id(C), &dir, top, g, &crate::Silent, |_| {})
                 .unwrap()
                 .iter()
                 .map(Table::file_bytes)
@@ -39,7 +48,16 @@ fn split_build_writes_the_files_of_one_process() {
 #[test]
 fn split_build_resumes_and_fails_on_every_rank() {
     let dir = temp_dir("split-resume");
-    build(&Toy::<false>, &id(false), &dir, 5, &opts(1), |_| {}).unwrap();
+    build(
+        &Toy::<false>,
+        &id(false),
+        &dir,
+        5,
+        &opts(1),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
     let want = files(&dir, false, 5);
     std::fs::remove_file(dir.join(id(false).file_name(5))).unwrap();
     let p3 = dir.join(id(false).file_name(3));
@@ -49,7 +67,7 @@ fn split_build_resumes_and_fails_on_every_rank() {
     std::fs::write(&p3, b).unwrap();
     let reports = LocalGroup::run(3, |g| {
         let mut resumed = Vec::new();
-        build_split(&Toy::<false>, &id(false), &dir, 5, &opts(1), g, |r| {
+        build_split(&Toy::<false>, &id(false), &dir, 5, g, &crate::Silent, |r| {
             if r.resumed {
                 resumed.push(r.layer);
             }
@@ -63,9 +81,17 @@ fn split_build_resumes_and_fails_on_every_rank() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::write(&dir, b"not a directory").unwrap();
     let errors = LocalGroup::run(3, |g| {
-        build_split(&Toy::<false>, &id(false), &dir, 2, &opts(1), g, |_| {})
-            .err()
-            .map(|e| e.to_string())
+        build_split(
+            &Toy::<false>,
+            &id(false),
+            &dir,
+            2,
+            g,
+            &crate::Silent,
+            |_| {},
+        )
+        .err()
+        .map(|e| e.to_string())
     });
     assert!(
         errors[1].as_deref().unwrap().contains("rank 0 failed"),

@@ -8,7 +8,7 @@ use memmap2::Mmap;
 
 use crate::checksum::crc32;
 use crate::error::TableError;
-use crate::format::{self, Encoding, Header, TableId, BLOCK, ESCAPE};
+use crate::format::{self, byte_at, code_at, wide_at, Encoding, Header, Nibbles, TableId, ESCAPE};
 
 /// Where a table's bytes live.
 enum Bytes {
@@ -39,8 +39,8 @@ pub struct Table {
     /// The length of the file (`bytes` may hold only the payload, see [`Table::from_parts`]).
     file_len: u64,
     path: PathBuf,
-    /// Where the block bases start in the payload (nibble encoding), `ceil(entries / 2)`.
-    bases_at: usize,
+    /// Where the parts of a nibble payload lie (the default, unused, for the other encodings).
+    nibbles: Nibbles,
     /// `fence[b]`: the number of exceptions whose slot lies below `b << FENCE_SHIFT` (see
     /// [`Table::exception`]); empty without exceptions.
     fence: Vec<u32>,
@@ -336,14 +336,14 @@ impl Table {
                 TableError::BadPayload { path, reason }
             });
         }
-        let bases_at = header.entries.div_ceil(2) as usize;
+        let nibbles = Nibbles::of(&header).unwrap_or_default();
         let mut t = Table {
             bytes,
             header,
             payload_at,
             file_len,
             path,
-            bases_at,
+            nibbles,
             fence: Vec::new(),
         };
         t.fence = t.build_fence();
@@ -412,7 +412,10 @@ impl Table {
         let at = match self.header.encoding {
             Encoding::Nibble { .. } => {
                 // The block's base too (a small array, usually cached already).
-                if let Some(b) = self.payload().get(self.bases_at + i / BLOCK) {
+                if let Some(b) = self
+                    .payload()
+                    .get(self.nibbles.bases_at + i / format::BLOCK)
+                {
                     solver::prefetch(b);
                 }
                 i >> 1
@@ -441,46 +444,23 @@ impl Table {
         let p = self.payload();
         let i = index as usize;
         match self.header.encoding {
-            Encoding::Nibble { step } => {
-                let code = (p[i >> 1] >> ((i & 1) << 2)) & 0xf;
+            Encoding::Nibble { .. } => {
+                let code = code_at(p, i);
                 if code != ESCAPE {
-                    let base = p[self.bases_at + i / BLOCK] as i8;
-                    i32::from(step) * (i32::from(code) - 7) + i32::from(base)
+                    self.nibbles.value(code, self.nibbles.base(p, i))
                 } else {
                     self.exception(index)
                 }
             }
-            Encoding::Byte => p[i] as i8 as i32,
-            Encoding::Wide => i16::from_le_bytes([p[2 * i], p[2 * i + 1]]) as i32,
+            Encoding::Byte => byte_at(p, i),
+            Encoding::Wide => wide_at(p, i),
         }
     }
 
-    /// Where the exception list starts in the payload: after the nibbles and the block bases.
-    fn exceptions_at(&self) -> usize {
-        self.bases_at + self.header.entries.div_ceil(BLOCK as u64) as usize
-    }
-
-    /// The slot of exception `j` (the list is checked to hold `exceptions` of them by `parse`).
+    /// The slot of exception `j` (opening checked that the list holds `exceptions` of them).
     #[inline]
     fn exception_slot(&self, j: usize) -> u64 {
-        let (sw, _) = format::exception_widths(self.header.entries, self.header.layer);
-        let at = self.exceptions_at() + sw * j;
-        let mut b = [0u8; 8];
-        b[..sw].copy_from_slice(&self.payload()[at..at + sw]);
-        u64::from_le_bytes(b)
-    }
-
-    /// The value of exception `j`.
-    fn exception_value(&self, j: usize) -> i32 {
-        let (sw, vw) = format::exception_widths(self.header.entries, self.header.layer);
-        let n = self.header.exceptions as usize;
-        let at = self.exceptions_at() + sw * n + vw * j;
-        let p = self.payload();
-        if vw == 1 {
-            i32::from(p[at] as i8)
-        } else {
-            i32::from(i16::from_le_bytes([p[at], p[at + 1]]))
-        }
+        self.nibbles.exception_slot(self.payload(), j)
     }
 
     /// The fence over the exception list (see [`FENCE_SHIFT`]). The slots of a sound file
@@ -522,7 +502,9 @@ impl Table {
             match self.exception_slot(mid).cmp(&index) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return self.exception_value(mid),
+                std::cmp::Ordering::Equal => {
+                    return self.nibbles.exception_value(self.payload(), mid)
+                }
             }
         }
         unreachable!(
@@ -533,108 +515,4 @@ impl Table {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::format::{encode_file, encode_parts, toy_id};
-
-    #[test]
-    fn every_encoding_reads_back() {
-        let cases: Vec<(u32, Vec<i16>)> = vec![
-            (20, (0..101).map(|i| (i % 15) * 2 - 14).collect()), // parity nibbles
-            (
-                21,
-                (0..101)
-                    .map(|i| if i % 10 == 0 { 21 } else { (i % 15) * 2 - 13 })
-                    .collect(),
-            ), // + exceptions
-            (
-                30,
-                (0..101)
-                    .map(|i| if i == 100 { -30 } else { i % 15 - 7 })
-                    .collect(),
-            ), // step-1 nibbles
-            (
-                21,
-                (0..3 * 4096 + 17)
-                    .map(|i| match i % 97 {
-                        0 => 21,
-                        1 => -21,
-                        _ => (i % 15) * 2 - 13,
-                    })
-                    .collect(),
-            ), // exceptions in several fence blocks
-            (
-                200,
-                (0..301)
-                    .map(|i| match i % 50 {
-                        7 => 200,
-                        8 => -199,
-                        _ => i % 15 - 7,
-                    })
-                    .collect(),
-            ), // exceptions with 16-bit values (layer above 127)
-            (120, (0..50).map(|i| 100 - 4 * i).collect()),       // bytes
-            (250, (0..50).map(|i| 250 - 10 * i).collect()),      // 16 bits
-        ];
-        for (layer, v) in cases {
-            let t = Table::from_bytes("mem", encode_file(&toy_id(), layer, &v)).unwrap();
-            t.check_payload().unwrap();
-            t.expect(&toy_id(), layer, v.len() as u64).unwrap();
-            let back: Vec<i16> = (0..v.len() as u64).map(|i| t.get(i) as i16).collect();
-            assert_eq!(back, v, "layer {layer}, {:?}", t.header().encoding);
-        }
-    }
-
-    #[test]
-    fn damage_is_detected() {
-        let v: Vec<i16> = (0..64).map(|i| i % 7 - 3).collect();
-        let good = encode_file(&toy_id(), 7, &v);
-        let mut flipped = good.clone();
-        let last = flipped.len() - 1;
-        flipped[last] ^= 1;
-        let t = Table::from_bytes("flipped", flipped).unwrap();
-        assert!(matches!(
-            t.check_payload(),
-            Err(TableError::PayloadChecksum { .. })
-        ));
-        let t = Table::from_bytes("good", good).unwrap();
-        let other = TableId {
-            game: "toy".into(),
-            options: vec![],
-            holes: 3,
-        };
-        let e = t.expect(&other, 7, 64).unwrap_err().to_string();
-        assert!(e.contains("not toy, 3 holes"), "{e}");
-        assert!(t
-            .expect(&toy_id(), 8, 64)
-            .unwrap_err()
-            .to_string()
-            .contains("layer 7, not 8"));
-    }
-
-    #[test]
-    fn a_table_from_parts_is_the_table_of_the_file() {
-        // A few values outside the blocks' windows, so that the payload holds exceptions too.
-        let v: Vec<i16> = (0..600)
-            .map(|i| if i % 50 == 0 { 41 } else { (i % 7) * 2 - 7 })
-            .collect();
-        let (head, payload) = encode_parts(&toy_id(), 41, &v).unwrap();
-        let whole = encode_file(&toy_id(), 41, &v);
-        assert_eq!([head.clone(), payload.clone()].concat(), whole);
-        let a = Table::from_parts("a", &head, payload.clone()).unwrap();
-        let b = Table::from_bytes("b", whole.clone()).unwrap();
-        assert!(a.header().exceptions > 0);
-        assert_eq!(a.header(), b.header());
-        assert_eq!(a.file_bytes(), whole.len() as u64);
-        a.check_payload().unwrap();
-        for (i, &x) in v.iter().enumerate() {
-            assert_eq!(a.get(i as u64), i32::from(x));
-        }
-        // A payload one byte short, or a head cut before its end, is caught.
-        assert!(matches!(
-            Table::from_parts("c", &head, payload[..payload.len() - 1].to_vec()),
-            Err(TableError::Truncated { .. })
-        ));
-        assert!(Table::from_parts("d", &head[..head.len() - 1], payload).is_err());
-    }
-}
+mod tests;
