@@ -13,6 +13,6 @@ fn command_examples_in_the_docs() {
             std::path::Path::new(env!("CARGO_BIN_EXE_mancala")),
         )
         .env("MANCALA_TABLES", dir.to_str().unwrap())
-        .case("README.md")
-        .case("docs/*.md");
+        .case(crate::util::repo().join("README.md"))
+        .case(crate::util::repo().join("docs/*.md"));
 }

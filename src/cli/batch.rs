@@ -105,7 +105,7 @@ pub(super) fn run<R: Rules>(
         return Ok(ExitCode::FAILURE);
     };
     let mut cfg = search.config(&root)?;
-    cfg.stop = Some(engine::interrupt_flag());
+    cfg.stop = Some(mancala_cli::signal::flag());
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, &root))
@@ -175,7 +175,7 @@ pub(super) fn run<R: Rules>(
             Err(SearchError::Interrupted) => {
                 out.flush()?;
                 eprintln!("interrupted at line {n}: the lines before it are done");
-                return Ok(ExitCode::from(solve::EXIT_INTERRUPTED));
+                return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
             }
             Err(e) => return Err(engine::search_error(e)),
         }

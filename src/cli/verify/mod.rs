@@ -24,11 +24,15 @@ mod opening;
 mod published;
 
 use super::engine;
-use super::json::SizeStatus;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, Subcommand};
 use mancala::rules::Rules;
 use mancala::Position;
+pub(super) use mancala_cli::args::{parse_range, parse_seconds};
+use mancala_cli::exit::Interrupted;
+use mancala_cli::json::SizeStatus;
+use mancala_cli::signal;
+use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Oracle, SearchConfig, SearchError, Solver};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -65,34 +69,6 @@ struct EngineArgs {
     /// Transposition table size in MiB per solve (default 256; small boards use only what they can fill).
     #[arg(long, value_name = "MIB")]
     hash_mb: Option<u64>,
-}
-
-/// `N`, `A..B` or `A..=B` (both ends included).
-fn parse_range(s: &str) -> Result<(u32, u32), String> {
-    let num = |t: &str| -> Result<u32, String> {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{s}' is not a number N or a range A..B of whole numbers"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
-        None => {
-            let n = num(s)?;
-            (n, n)
-        }
-    };
-    if a > b {
-        return Err(format!("'{s}' is an empty range: {a} is greater than {b}"));
-    }
-    Ok((a, b))
-}
-
-/// A positive, finite number of seconds.
-pub(super) fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e9 => Ok(x),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
-    }
 }
 
 pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
@@ -156,8 +132,10 @@ fn solve_limited<R: Rules>(
         ..SearchConfig::default()
     };
     let started = Instant::now();
-    let (result, nodes) =
-        engine::with_deadline(engine.limit, &stop, || match Solver::new(p, cfg, oracle) {
+    let (result, nodes) = Watcher::new("the search", OnSignal::Stop)
+        .stop(stop.clone())
+        .deadline(engine.limit)
+        .run(|| match Solver::new(p, cfg, oracle) {
             Ok(mut solver) => {
                 let r = solver.solve(p);
                 (r, solver.nodes())
@@ -165,8 +143,8 @@ fn solve_limited<R: Rules>(
             Err(e) => (Err(e), 0),
         })
         .unwrap_or((Err(SearchError::Interrupted), 0));
-    if engine::interrupted() {
-        return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
+    if signal::interrupted() {
+        return Err(Interrupted("the search was stopped before it finished".into()).into());
     }
     let seconds = started.elapsed().as_secs_f64();
     let (holes, seeds) = (

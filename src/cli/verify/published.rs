@@ -6,8 +6,7 @@
 //! every row citing it is checked against that one result.
 
 use super::{note, parse_seconds, solve_limited, value_text, Engine, EngineArgs, Solved};
-use crate::cli::report::moves_text;
-use crate::cli::{engine, json};
+use crate::cli::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala::endgame::MancalaIndexer;
@@ -15,6 +14,8 @@ use mancala::reference_values::{self, Expected, ReferenceRow};
 use mancala::rules::{Kalah, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use mancala_cli::json;
+use mancala_cli::report::moves_text;
 use solver::search::Oracle;
 use std::io::Write;
 use std::path::PathBuf;
