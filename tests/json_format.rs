@@ -191,7 +191,7 @@ fn schema_is_up_to_date_with_the_output_types() {
         let show = |t: &str| t.lines().skip(first).take(5).collect::<Vec<_>>().join("\n");
         panic!(
             "docs/json.schema.json is stale (first difference at line {}):\n--- committed\n{}\n+++ generated\n{}\n\
-             Update it with: UPDATE_SCHEMA=1 cargo test --profile test-release --test integration json_format::schema",
+             Update it with: UPDATE_SCHEMA=1 cargo test --release --test integration json_format::schema",
             first + 1,
             show(&committed),
             show(&generated)

@@ -3,7 +3,7 @@
 //! rank with an error, leaves only complete layers, and resumes to the same files; ranks with
 //! different arguments, and a start without `mpirun`, behave as docs/scale-out.md says.
 //!
-//! Needs the feature `mpi` (`cargo test --profile test-release --features mpi --test mpi`) and
+//! Needs the feature `mpi` (`cargo test --release --features mpi --test mpi`) and
 //! `mpirun` on the PATH; without `mpirun` every test says so and passes without running.
 
 use std::path::{Path, PathBuf};
