@@ -137,9 +137,7 @@ pub(super) fn run<R: Rules>(
                         head: json::PositionHead::of("solve", p),
                         line: *n,
                         complete: true,
-                        value,
-                        winner: json::Winner::of(value),
-                        best: r.best.iter().map(|m| m.0).collect(),
+                        verdict: json::Verdict::new(value, r.best.iter().map(|m| m.0).collect()),
                         pv: move_list::marked_json(p, &r.pv),
                         nodes: r.nodes,
                     }
@@ -162,9 +160,7 @@ pub(super) fn run<R: Rules>(
                         head: json::PositionHead::of("analyze", p),
                         line: *n,
                         complete: true,
-                        value,
-                        winner: json::Winner::of(value),
-                        best,
+                        verdict: json::Verdict::new(value, best),
                         moves: json::MoveValue::list(&finals),
                     }
                 })

@@ -166,6 +166,28 @@ impl ToolHead {
 // ---------------------------------------------------------------------------------------------
 // Pieces shared by several commands
 
+/// The verdict on a position: its final South-minus-North `value` under perfect play, the
+/// `winner` that means, and every `best` move that reaches it, flattened into the objects of
+/// `analyze` and of the batch lines. (`solve` and `tables query` print `future` between
+/// `winner` and `best`, so they spell the three fields out: their output stays byte for byte.)
+#[derive(Serialize, JsonSchema, Clone, Debug)]
+pub struct Verdict {
+    pub value: i32,
+    pub winner: Winner,
+    pub best: Vec<u8>,
+}
+
+impl Verdict {
+    /// The verdict of a final value and the moves that reach it.
+    pub fn new(value: i32, best: Vec<u8>) -> Self {
+        Self {
+            value,
+            winner: Winner::of(value),
+            best,
+        }
+    }
+}
+
 /// One move of a move sequence, with the side that makes it (`pv`).
 #[derive(Serialize, JsonSchema, Clone, Debug)]
 pub struct SideMove {

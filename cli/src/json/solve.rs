@@ -161,9 +161,8 @@ pub struct Analyze {
     #[serde(flatten)]
     pub head: PositionHead,
     pub complete: bool,
-    pub value: i32,
-    pub winner: Winner,
-    pub best: Vec<u8>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
     pub moves: Vec<MoveValue>,
     pub seconds: f64,
 }
@@ -181,9 +180,8 @@ pub struct SolveLine {
     /// The input line number, from 1.
     pub line: usize,
     pub complete: bool,
-    pub value: i32,
-    pub winner: Winner,
-    pub best: Vec<u8>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
     pub pv: Vec<SideMove>,
     pub nodes: u64,
 }
@@ -201,9 +199,8 @@ pub struct AnalyzeLine {
     /// The input line number, from 1.
     pub line: usize,
     pub complete: bool,
-    pub value: i32,
-    pub winner: Winner,
-    pub best: Vec<u8>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
     pub moves: Vec<MoveValue>,
 }
 

@@ -188,9 +188,7 @@ pub(super) fn analyze<R: Rules>(
         let v = json::Analyze {
             head: json::PositionHead::of("analyze", &p),
             complete: true,
-            value,
-            winner: json::Winner::of(value),
-            best,
+            verdict: json::Verdict::new(value, best),
             moves: json::MoveValue::list(&finals),
             seconds: started.elapsed().as_secs_f64(),
         };

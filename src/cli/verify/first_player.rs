@@ -1,14 +1,15 @@
 //! `verify first-player`: the start of every board size in the ranges, solved.
 
 use super::heatmap::heatmap_svg;
-use super::{note, Engine, OutFile, Solved};
-use super::{parse_range, parse_seconds, solve_limited, value_text, winner, EngineArgs};
+use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
+use super::out_file::OutFile;
 use crate::cli::{engine, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
 use mancala::Position;
 use mancala_cli::args::{parse_game, RuleArgs};
+use mancala_cli::args::{parse_range, parse_seconds};
 use mancala_cli::json::{self, SizeStatus};
 use mancala_cli::report::moves_text;
 use solver::search::Oracle;

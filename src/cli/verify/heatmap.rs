@@ -1,6 +1,6 @@
 //! The SVG heatmap of `verify first-player --plot`.
 
-use super::Solved;
+use super::limited::Solved;
 use anyhow::{anyhow, Result};
 use mancala_cli::json::SizeStatus;
 

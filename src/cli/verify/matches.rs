@@ -8,7 +8,8 @@
 //! endless play and is marked `endless`. A round cut off by `--round-limit` makes the size
 //! unknown; nothing is guessed.
 
-use super::{engine, note, parse_range, parse_seconds, EngineArgs};
+use super::limited::{note, EngineArgs};
+use crate::cli::engine;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
@@ -17,6 +18,7 @@ use mancala::round_perfect::{self, PlayError};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use mancala_cli::args::{parse_range, parse_seconds};
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{SearchConfig, SearchError, Solver};

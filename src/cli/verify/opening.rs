@@ -1,12 +1,13 @@
 //! `verify opening`: the first player's whole first turn, searched exhaustively.
 
-use super::{parse_seconds, solve_limited, Engine, EngineArgs};
+use super::limited::{solve_limited, Engine, EngineArgs};
 use crate::cli::PositionArgs;
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Move;
 use mancala::opening::{self, Count};
 use mancala::rules::Rules;
+use mancala_cli::args::parse_seconds;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
 use mancala_cli::report::{moves_text, verdict};

@@ -5,7 +5,7 @@
 //! boards, keyed by game, options, holes and seeds ([`Board`]); each board is solved once and
 //! every row citing it is checked against that one result.
 
-use super::{note, parse_seconds, solve_limited, value_text, Engine, EngineArgs, Solved};
+use super::limited::{note, solve_limited, value_text, Engine, EngineArgs, Solved};
 use crate::cli::engine;
 use anyhow::Result;
 use clap::Args;
@@ -14,6 +14,7 @@ use mancala::reference_values::{self, Expected, ReferenceRow};
 use mancala::rules::{Kalah, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use mancala_cli::args::parse_seconds;
 use mancala_cli::json;
 use mancala_cli::report::moves_text;
 use solver::search::Oracle;
