@@ -3,10 +3,8 @@
 //! `--holes` ([`holes`]) and `--seeds` ([`seeds`]), each failing with a typed error.
 
 use clap::Args;
-use mancala::position::PositionError;
-use mancala::rules::GameKind;
+use mancala::rules::{GameKind, SizeError};
 use mancala::variant::Variant;
-use std::fmt;
 
 pub use crate::rule_args::RuleArgs;
 
@@ -16,68 +14,16 @@ pub fn parse_game(s: &str) -> Result<GameKind, String> {
     s.parse()
 }
 
-/// `--holes`, checked against the game's range; the game's standard board when not given.
-pub fn holes(kind: GameKind, asked: Option<u32>) -> Result<u8, PositionError> {
-    let (min, max) = kind.holes_range();
-    match asked {
-        None => Ok(kind.default_holes()),
-        Some(h) if h >= u32::from(min) && h <= u32::from(max) => Ok(h as u8),
-        Some(h) => Err(PositionError::Holes {
-            holes: h as usize,
-            min,
-            max,
-            game: kind.name(),
-        }),
-    }
+/// `--holes`, checked against the game's range ([`GameKind::check_holes`]); the game's
+/// standard board when not given.
+pub fn holes(kind: GameKind, asked: Option<u32>) -> Result<u8, SizeError> {
+    asked.map_or(Ok(kind.default_holes()), |h| kind.check_holes(h))
 }
 
-/// A `--seeds` outside the game's range for the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeedsError {
-    /// The game's name.
-    pub game: &'static str,
-    /// Holes per row of the board.
-    pub holes: u8,
-    /// Seeds per hole asked for.
-    pub seeds: u32,
-    /// The smallest and largest allowed.
-    pub min: u8,
-    pub max: u8,
-}
-
-impl fmt::Display for SeedsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let SeedsError {
-            game,
-            holes,
-            seeds,
-            min,
-            max,
-        } = self;
-        write!(
-            f,
-            "{game} on {holes} holes is played with {min} to {max} seeds per hole, not {seeds}"
-        )
-    }
-}
-
-impl std::error::Error for SeedsError {}
-
-/// `--seeds` of a start position on `holes` holes, checked against the game's range; the
-/// game's standard when not given.
-pub fn seeds(kind: GameKind, holes: u8, asked: Option<u32>) -> Result<u8, SeedsError> {
-    let (min, max) = kind.seeds_range(holes);
-    match asked {
-        None => Ok(kind.default_seeds(holes)),
-        Some(s) if s >= u32::from(min) && s <= u32::from(max) => Ok(s as u8),
-        Some(seeds) => Err(SeedsError {
-            game: kind.name(),
-            holes,
-            seeds,
-            min,
-            max,
-        }),
-    }
+/// `--seeds` of a start position on `holes` holes, checked against the game's range
+/// ([`GameKind::check_seeds`]); the game's standard when not given.
+pub fn seeds(kind: GameKind, holes: u8, asked: Option<u32>) -> Result<u8, SizeError> {
+    asked.map_or(Ok(kind.default_seeds(holes)), |s| kind.check_seeds(holes, s))
 }
 
 /// `N`, `A..B` or `A..=B` (both ends included).
@@ -143,7 +89,7 @@ impl GameArgs {
     }
 
     /// The holes per row, checked against the game's range.
-    pub fn holes(&self) -> Result<u8, PositionError> {
+    pub fn holes(&self) -> Result<u8, SizeError> {
         holes(self.game, self.holes)
     }
 }
@@ -162,6 +108,7 @@ mod tests {
             "kalah is played with 1 to 8 holes per row, not 9"
         );
         assert_eq!(seeds(GameKind::Dakon, 7, Some(10)), Ok(10));
+        assert_eq!(seeds(GameKind::Dakon, 7, None), Ok(GameKind::Dakon.default_seeds(7)));
         let e = seeds(GameKind::Dakon, 7, Some(0)).unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -19,8 +19,8 @@ pub enum OnSignal {
     /// End the process with [`crate::exit::INTERRUPTED`] (after removing half-written table
     /// files): for work that never looks at a stop token, a table layer or a long sowing.
     Exit,
-    /// Raise the stop token, and abandon any sowing in progress; the signal flag stays raised,
-    /// so the caller can tell a signal from the deadline ([`signal::interrupted`]).
+    /// Raise the stop token; the signal flag stays raised, so the caller can tell a signal from
+    /// the deadline ([`signal::interrupted`]).
     Stop,
     /// Raise the stop token and lower the signal flag: the signal is consumed, and the next
     /// one is a first signal again (interactive play goes back to the prompt).
@@ -97,35 +97,11 @@ impl<'a> Watcher<'a> {
         self
     }
 
-    /// Runs `work` under the watch; `None` when it had to be abandoned inside a sowing of a
-    /// cyclic game, which can run for hours without looking at the stop token
-    /// ([`mancala::rules::give_up_sowings`], raised by an [`OnSignal::Stop`] watcher). What
-    /// `work` had recorded before stays valid.
-    pub fn run<T>(self, work: impl FnOnce() -> T) -> Option<T> {
-        if self.on_signal != OnSignal::Stop {
-            return Some(self.finish(work));
-        }
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.watched(work)));
-        mancala::rules::give_up_sowings(false);
-        match r {
-            Ok(r) => Some(r),
-            Err(e) if e.is::<mancala::rules::SowingAbandoned>() => None,
-            Err(e) => std::panic::resume_unwind(e),
-        }
-    }
-
-    /// Runs `work` under the watch of an [`OnSignal::Exit`] or [`OnSignal::Consume`] watcher,
-    /// which abandon no sowing: the work always ends (or the process does).
-    pub fn finish<T>(self, work: impl FnOnce() -> T) -> T {
-        debug_assert!(
-            self.on_signal != OnSignal::Stop,
-            "a Stop watcher runs with `run`"
-        );
-        self.watched(work)
-    }
-
-    /// `work` on this thread, the watch on another, until `work` returns or unwinds.
-    fn watched<T>(self, work: impl FnOnce() -> T) -> T {
+    /// Runs `work` under the watch, until it returns. With a stop token, `work` must look at
+    /// it (a search's stop flag reaches the sowings inside the search too, [`mancala::stop`]),
+    /// so it returns soon after a stop, with what it had finished.
+    /// (`work` runs on this thread, the watch on another.)
+    pub fn run<T>(self, work: impl FnOnce() -> T) -> T {
         let (tx, rx) = mpsc::channel::<()>();
         std::thread::scope(|s| {
             s.spawn(move || self.watch(&rx));
@@ -165,9 +141,6 @@ impl<'a> Watcher<'a> {
                 }
                 if let Some(stop) = &self.stop {
                     stop.store(true, Ordering::Relaxed);
-                }
-                if self.on_signal == OnSignal::Stop {
-                    mancala::rules::give_up_sowings(true);
                 }
                 stopped = true;
             }

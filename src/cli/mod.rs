@@ -254,5 +254,5 @@ fn sowing<T>(work: impl FnOnce() -> T) -> T {
                 "sowing… (Ctrl-C stops it)".to_string()
             }),
         )
-        .finish(work)
+        .run(work)
 }

@@ -105,7 +105,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         let result = Watcher::new(what, OnSignal::Consume)
             .stop(stop)
             .spinner(true, Spinner::new(SPINNER_AFTER, line))
-            .finish(|| job(solver));
+            .run(|| job(solver));
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SearchError::Interrupted) => Ok(None),

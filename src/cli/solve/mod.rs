@@ -62,8 +62,7 @@ fn run_search<R: Rules, T>(
         .stop(stop)
         .deadline(limit)
         .spinner(search.wants_progress(), spinner)
-        .run(|| Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s)))
-        .unwrap_or(Err(SearchError::Interrupted));
+        .run(|| Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s)));
     let result = match result {
         Ok(r) => Ok(r),
         Err(SearchError::Interrupted) => {

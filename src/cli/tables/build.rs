@@ -85,7 +85,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     // layers already renamed are complete, and the next build resumes from them).
     let what = format!("building {id}");
     let built = Watcher::new(what, OnSignal::Exit)
-        .finish(|| {
+        .run(|| {
             tables::build(&ix, &id, &dir, k, &opts, |r| {
                 if let Some(why) = &r.rebuilt_because {
                     eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);

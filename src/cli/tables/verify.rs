@@ -36,7 +36,7 @@ pub(super) struct VerifyArgs {
 
 /// Runs `tables verify`: a signal ends the process (the checks do not look at a stop flag).
 pub(super) fn run(a: &VerifyArgs) -> Result<ExitCode> {
-    Watcher::new("verifying the tables", OnSignal::Exit).finish(|| verify(a))
+    Watcher::new("verifying the tables", OnSignal::Exit).run(|| verify(a))
 }
 
 fn variant_of(id: &TableId) -> Result<(Variant, u8)> {

@@ -82,8 +82,7 @@ pub(super) fn solve_limited<R: Rules>(
                 (r, solver.nodes())
             }
             Err(e) => (Err(e), 0),
-        })
-        .unwrap_or((Err(SearchError::Interrupted), 0));
+        });
     if signal::interrupted() {
         return Err(Interrupted("the search was stopped before it finished".into()).into());
     }

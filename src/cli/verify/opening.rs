@@ -49,12 +49,7 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
     let r = Watcher::new("the first-turn search", OnSignal::Stop)
         .stop(stop.clone())
         .deadline(engine.limit)
-        .run(|| opening::search(&p, &limits))
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "the first-turn search was abandoned in a sowing that outlasted the time limit"
-            )
-        })??;
+        .run(|| opening::search(&p, &limits))?;
     if signal::interrupted() {
         return Err(Interrupted("the search was stopped before it finished".into()).into());
     }
