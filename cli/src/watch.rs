@@ -173,3 +173,61 @@ impl<'a> Watcher<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Waits for `stop` (at most ten seconds); the time it took.
+    fn wait_for(stop: &AtomicBool) -> Duration {
+        let started = Instant::now();
+        while !stop.load(Ordering::Relaxed) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        started.elapsed()
+    }
+
+    #[test]
+    fn the_deadline_raises_the_stop_token_and_run_returns_the_works_result() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let waited = Watcher::new("waiting", OnSignal::Stop)
+            .stop(stop.clone())
+            .deadline(Some(Duration::from_millis(50)))
+            .run(|| wait_for(&stop));
+        assert!(stop.load(Ordering::Relaxed));
+        assert!(waited >= Duration::from_millis(50), "{waited:?}");
+        assert!(waited < Duration::from_secs(10), "the deadline never came");
+    }
+
+    #[test]
+    fn no_deadline_no_signal_no_stop() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let r = Watcher::new("adding", OnSignal::Stop)
+            .stop(stop.clone())
+            .run(|| 2 + 2);
+        assert_eq!(r, 4);
+        assert!(!stop.load(Ordering::Relaxed));
+    }
+
+    /// One test for the process-wide flag, so that no other test sees it raised.
+    #[test]
+    fn a_consumed_signal_stops_the_work_and_lowers_the_flag() {
+        let flag = signal::flag();
+        let stop = Arc::new(AtomicBool::new(false));
+        flag.store(true, Ordering::Relaxed);
+        Watcher::new("waiting", OnSignal::Consume)
+            .stop(stop.clone())
+            .run(|| wait_for(&stop));
+        assert!(stop.load(Ordering::Relaxed), "the signal did not stop the work");
+        assert!(!flag.load(Ordering::Relaxed), "the signal was not consumed");
+        // A Stop watcher leaves it raised, so that the caller can tell a signal from a deadline.
+        let stop = Arc::new(AtomicBool::new(false));
+        flag.store(true, Ordering::Relaxed);
+        Watcher::new("waiting", OnSignal::Stop)
+            .stop(stop.clone())
+            .run(|| wait_for(&stop));
+        assert!(stop.load(Ordering::Relaxed));
+        assert!(signal::interrupted());
+        flag.store(false, Ordering::Relaxed);
+    }
+}
