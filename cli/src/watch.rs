@@ -177,6 +177,14 @@ impl<'a> Watcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Mutex, MutexGuard};
+
+    /// One watcher test at a time: they share the process-wide signal flag, which one of them
+    /// raises.
+    fn one_at_a_time() -> MutexGuard<'static, ()> {
+        static LOCK: Mutex<()> = Mutex::new(());
+        LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    }
 
     /// Waits for `stop` (at most ten seconds); the time it took.
     fn wait_for(stop: &AtomicBool) -> Duration {
@@ -189,6 +197,7 @@ mod tests {
 
     #[test]
     fn the_deadline_raises_the_stop_token_and_run_returns_the_works_result() {
+        let _one = one_at_a_time();
         let stop = Arc::new(AtomicBool::new(false));
         let waited = Watcher::new("waiting", OnSignal::Stop)
             .stop(stop.clone())
@@ -201,6 +210,7 @@ mod tests {
 
     #[test]
     fn no_deadline_no_signal_no_stop() {
+        let _one = one_at_a_time();
         let stop = Arc::new(AtomicBool::new(false));
         let r = Watcher::new("adding", OnSignal::Stop)
             .stop(stop.clone())
@@ -209,9 +219,9 @@ mod tests {
         assert!(!stop.load(Ordering::Relaxed));
     }
 
-    /// One test for the process-wide flag, so that no other test sees it raised.
     #[test]
     fn a_consumed_signal_stops_the_work_and_lowers_the_flag() {
+        let _one = one_at_a_time();
         let flag = signal::flag();
         let stop = Arc::new(AtomicBool::new(false));
         flag.store(true, Ordering::Relaxed);
