@@ -23,7 +23,9 @@ pub fn holes(kind: GameKind, asked: Option<u32>) -> Result<u8, SizeError> {
 /// `--seeds` of a start position on `holes` holes, checked against the game's range
 /// ([`GameKind::check_seeds`]); the game's standard when not given.
 pub fn seeds(kind: GameKind, holes: u8, asked: Option<u32>) -> Result<u8, SizeError> {
-    asked.map_or(Ok(kind.default_seeds(holes)), |s| kind.check_seeds(holes, s))
+    asked.map_or(Ok(kind.default_seeds(holes)), |s| {
+        kind.check_seeds(holes, s)
+    })
 }
 
 /// `N`, `A..B` or `A..=B` (both ends included).
@@ -108,7 +110,10 @@ mod tests {
             "kalah is played with 1 to 8 holes per row, not 9"
         );
         assert_eq!(seeds(GameKind::Dakon, 7, Some(10)), Ok(10));
-        assert_eq!(seeds(GameKind::Dakon, 7, None), Ok(GameKind::Dakon.default_seeds(7)));
+        assert_eq!(
+            seeds(GameKind::Dakon, 7, None),
+            Ok(GameKind::Dakon.default_seeds(7))
+        );
         let e = seeds(GameKind::Dakon, 7, Some(0)).unwrap_err();
         assert_eq!(
             e.to_string(),

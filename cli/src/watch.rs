@@ -228,7 +228,10 @@ mod tests {
         Watcher::new("waiting", OnSignal::Consume)
             .stop(stop.clone())
             .run(|| wait_for(&stop));
-        assert!(stop.load(Ordering::Relaxed), "the signal did not stop the work");
+        assert!(
+            stop.load(Ordering::Relaxed),
+            "the signal did not stop the work"
+        );
         assert!(!flag.load(Ordering::Relaxed), "the signal was not consumed");
         // A Stop watcher leaves it raised, so that the caller can tell a signal from a deadline.
         let stop = Arc::new(AtomicBool::new(false));
