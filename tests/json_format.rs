@@ -120,7 +120,7 @@ use crate::util::{mancala, ok, temp_dir};
 use std::path::PathBuf;
 
 fn schema_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/json.schema.json")
+    crate::util::repo().join("docs/json.schema.json")
 }
 
 /// The committed schema (read at run time, so that an `UPDATE_SCHEMA=1` run validates against

@@ -1,6 +1,8 @@
 //! `perft`: move-sequence counts per depth and per first move (`mancala::perft`).
 
-use super::{engine, json, sows_visibly, PositionArgs};
+use super::{engine, json, PositionArgs};
+use mancala_cli::watch::{OnSignal, Spinner, Watcher};
+use std::time::Duration;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::Rules;
@@ -41,12 +43,15 @@ pub(super) fn run<R: Rules>(args: &PerftArgs, rules: R) -> Result<ExitCode> {
         .num_threads(threads)
         .build()?;
     let started = Instant::now();
-    // Ctrl-C ends the process from `interruptible` (exit 130): a partial count means nothing.
+    // A signal ends the process (exit 130): a partial count means nothing.
     let never = AtomicBool::new(false);
-    let counts = engine::interruptible("counting", sows_visibly(), || {
-        pool.install(|| mancala::perft::perft(&p, args.depth, &never))
-    })
-    .expect("perft stops only on its flag, which nothing raises");
+    let spinner = Spinner::new(Duration::from_secs(1), |_| {
+        "counting… (Ctrl-C stops it)".to_string()
+    });
+    let counts = Watcher::new("counting", OnSignal::Exit)
+        .spinner(true, spinner)
+        .run(|| pool.install(|| mancala::perft::perft(&p, args.depth, &never)))
+        .expect("perft stops only on its flag, which nothing raises");
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     if args.json {

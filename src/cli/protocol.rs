@@ -3,6 +3,7 @@
 //! out, the search in a thread of its own so that `stop` and `isready` are answered while it runs.
 
 use super::{engine, PositionArgs};
+use mancala_cli::watch::{OnSignal, Watcher};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser};
 use mancala::rules::Rules;
@@ -134,11 +135,9 @@ pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
 /// Stops the running search, if any, and waits until it has printed its bestmove.
 fn finish(running: &mut Option<Running>) {
     if let Some(r) = running.take() {
+        // The search's stop flag also reaches a sowing in progress.
         r.stop.store(true, Ordering::Relaxed);
-        mancala::rules::give_up_sowings(true);
         let _ = r.handle.join();
-        // The search has ended: the next one must not find its sowings given up.
-        mancala::rules::give_up_sowings(false);
     }
 }
 
@@ -286,10 +285,12 @@ impl Job {
                     ));
                 }
             });
-            let r = engine::with_deadline(limit, &self.stop, || {
-                Solver::new(&p, cfg, oracle).and_then(|mut s| s.solve_tracked(&p, &mut proven))
-            })
-            .unwrap_or(Err(SearchError::Interrupted));
+            let r = Watcher::new("searching", OnSignal::Stop)
+                .stop(self.stop.clone())
+                .deadline(limit)
+                .run(|| {
+                    Solver::new(&p, cfg, oracle).and_then(|mut s| s.solve_tracked(&p, &mut proven))
+                });
             drop(tx);
             r
         });

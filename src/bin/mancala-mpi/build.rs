@@ -14,8 +14,8 @@ use tables::Table;
 
 /// Runs the build on every rank.
 pub fn run(a: &BuildArgs, world: &World) -> Result<()> {
-    let v = a.variant()?;
-    let holes = a.holes()?;
+    let v = a.game.variant()?;
+    let holes = a.game.holes()?;
     mancala::with_rules!(v, r => build(a, r, holes, world))
 }
 
@@ -32,11 +32,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8, world: &World) -> Result<
     let dir = a.dir.clone().unwrap_or_else(default_dir);
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    let threads = match a.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = mancala_cli::args::threads(a.threads)?;
     // The split solve runs on the global pool (its collectives are called from the thread that
     // calls it, which MPI's serialised threading allows).
     rayon::ThreadPoolBuilder::new()
@@ -69,7 +65,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8, world: &World) -> Result<
             .with_context(|| format!("cannot create the table directory {}", dir.display()))?;
     }
     // Rank 0 draws its share's progress; the others stay silent.
-    let bars = crate::args::LayerBars::new(a.progress && root);
+    let bars = mancala_cli::layer_bars::LayerBars::new(a.progress && root);
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
