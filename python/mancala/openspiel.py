@@ -150,7 +150,9 @@ class MancalaState(pyspiel.State):
         super().__init__(game)
         if position.holes != game.holes or position.variant != game.start.variant:
             raise ValueError(f"{position!r} is not a position of {game}")
-        self._game = game
+        # Plain values, not the game: OpenSpiel clones a Python state by deepcopy, and a copied
+        # game object would lose its Python attributes.
+        self._win_returns = game.win_returns
         self.position = position
         self._repeated = False
         self._seen = {position} if game.can_cycle else None
@@ -195,7 +197,7 @@ class MancalaState(pyspiel.State):
         if not self.is_terminal():
             return [0.0, 0.0]
         m = float(self.margin())
-        if self._game.win_returns:
+        if self._win_returns:
             m = float(np.sign(m))
         return [m, -m]
 

@@ -16,7 +16,11 @@ fn can_cycle<R: Rules>(_: &R) -> bool {
 /// name and help) and `can_cycle` (whether play can repeat a position, docs/rules.md §2.10).
 #[pyfunction]
 #[pyo3(signature = (game, holes=None))]
-pub fn game_info<'py>(py: Python<'py>, game: &str, holes: Option<u8>) -> PyResult<Bound<'py, PyDict>> {
+pub fn game_info<'py>(
+    py: Python<'py>,
+    game: &str,
+    holes: Option<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
     let kind: GameKind = game.trim().parse().map_err(value_error)?;
     let holes = holes.unwrap_or(kind.default_holes());
     let d = PyDict::new(py);
@@ -28,7 +32,10 @@ pub fn game_info<'py>(py: Python<'py>, game: &str, holes: Option<u8>) -> PyResul
     d.set_item("seeds_range", kind.seeds_range(holes))?;
     let options: Vec<(&str, &str)> = kind.options().iter().map(|o| (o.name, o.help)).collect();
     d.set_item("options", options)?;
-    d.set_item("can_cycle", mancala::with_rules!(Variant::standard(kind), r => can_cycle(&r)))?;
+    d.set_item(
+        "can_cycle",
+        mancala::with_rules!(Variant::standard(kind), r => can_cycle(&r)),
+    )?;
     d.set_item("has_stores", kind.has_stores())?;
     Ok(d)
 }

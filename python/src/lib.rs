@@ -25,7 +25,10 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::perfect_move, m)?)?;
     m.add_function(wrap_pyfunction!(tables::build_tables, m)?)?;
     m.add_function(wrap_pyfunction!(info::game_info, m)?)?;
-    let games: Vec<&str> = mancala::rules::GameKind::ALL.iter().map(|g| g.name()).collect();
+    let games: Vec<&str> = mancala::rules::GameKind::ALL
+        .iter()
+        .map(|g| g.name())
+        .collect();
     m.add("GAMES", games)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -112,15 +112,18 @@ impl PyMatch {
     ) -> PyResult<Self> {
         let v = any::variant(game, &options).map_err(value_error)?;
         let match_options = MatchOptions { fill_from_move_1 };
-        mancala::matches::check_game(v.kind(), match_options).map_err(|e| value_error(e.to_string()))?;
+        mancala::matches::check_game(v.kind(), match_options)
+            .map_err(|e| value_error(e.to_string()))?;
         let (first, starter) = match position {
             Some(text) => {
                 if seeds.is_some() && holes.is_some() {
                     // Both describe a start; with a position, only the refill is taken from seeds.
                 }
                 let p = parse(v, text.trim()).map_err(value_error)?;
-                let round: mancala::notation::RoundSetup =
-                    text.trim().parse().map_err(|e| value_error(format!("invalid position '{text}': {e}")))?;
+                let round: mancala::notation::RoundSetup = text
+                    .trim()
+                    .parse()
+                    .map_err(|e| value_error(format!("invalid position '{text}': {e}")))?;
                 (p, round.setup.to_move.unwrap_or(Side::South))
             }
             None => (start(v, holes, None).map_err(value_error)?, Side::South),
@@ -139,8 +142,9 @@ impl PyMatch {
             Some(_) => first,
             None => start(v, Some(holes_now as u32), Some(refill as u32)).map_err(value_error)?,
         };
-        let inner = crate::with_pos!(first, p => new_match(*p.rules(), p, starter, refill, match_options))
-            .map_err(value_error)?;
+        let inner =
+            crate::with_pos!(first, p => new_match(*p.rules(), p, starter, refill, match_options))
+                .map_err(value_error)?;
         Ok(PyMatch { inner })
     }
 
@@ -159,7 +163,11 @@ impl PyMatch {
     /// The current round's start, in the notation with its pit marks (`x` burnt, `5s` a son).
     #[getter]
     fn round_setup(&self) -> String {
-        self.inner.rounds().last().map(|r| r.start.clone()).unwrap_or_default()
+        self.inner
+            .rounds()
+            .last()
+            .map(|r| r.start.clone())
+            .unwrap_or_default()
     }
 
     /// The number of the current round (1 for the first).

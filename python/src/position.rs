@@ -46,7 +46,11 @@ pub(crate) fn check_seeds(kind: GameKind, holes: u8, seeds: Option<u32>) -> Resu
 }
 
 /// The start of `variant` on `holes` × `seeds` (the game's standard board when not given).
-pub(crate) fn start(variant: Variant, holes: Option<u32>, seeds: Option<u32>) -> Result<AnyPos, String> {
+pub(crate) fn start(
+    variant: Variant,
+    holes: Option<u32>,
+    seeds: Option<u32>,
+) -> Result<AnyPos, String> {
     fn go<R: Wrap>(r: R, holes: u8, seeds: u8) -> Result<AnyPos, String> {
         Position::start(r, holes, seeds)
             .map(R::wrap)
@@ -137,11 +141,15 @@ pub(crate) fn typed_move(mv: &Bound<'_, PyAny>) -> PyResult<Typed> {
 pub(crate) fn play_typed<R: Wrap>(p: &Position<R>, m: &Typed) -> Result<Position<R>, String> {
     let label = format!("move {}", m.text);
     let Some(mover) = p.to_move() else {
-        return Err(format!("{label} is illegal: the game is already over in {p}"));
+        return Err(format!(
+            "{label} is illegal: the game is already over in {p}"
+        ));
     };
     if let Some(side) = m.side {
         if side != mover {
-            return Err(format!("{label} is marked for {side}, but {mover} is to move in {p}"));
+            return Err(format!(
+                "{label} is marked for {side}, but {mover} is to move in {p}"
+            ));
         }
     }
     match p.try_play(Move(u8::try_from(m.pit).unwrap_or(u8::MAX))) {
@@ -179,7 +187,12 @@ impl PyPosition {
     /// when not given); `options` are rule option names (`"empty-capture"`).
     #[new]
     #[pyo3(signature = (game, holes=None, seeds=None, options=Vec::new()))]
-    fn new(game: &str, holes: Option<u32>, seeds: Option<u32>, options: Vec<String>) -> PyResult<Self> {
+    fn new(
+        game: &str,
+        holes: Option<u32>,
+        seeds: Option<u32>,
+        options: Vec<String>,
+    ) -> PyResult<Self> {
         let v = any::variant(game, &options).map_err(value_error)?;
         let inner = start(v, holes, seeds).map_err(value_error)?;
         Ok(PyPosition { inner })
@@ -189,7 +202,12 @@ impl PyPosition {
     /// (`x`) and sons (`5s`) in the rounds of Dakon, Walak-pussa and San-Yao matches.
     #[classmethod]
     #[pyo3(signature = (game, text, options=Vec::new()))]
-    fn parse(_cls: &Bound<'_, PyType>, game: &str, text: &str, options: Vec<String>) -> PyResult<Self> {
+    fn parse(
+        _cls: &Bound<'_, PyType>,
+        game: &str,
+        text: &str,
+        options: Vec<String>,
+    ) -> PyResult<Self> {
         let v = any::variant(game, &options).map_err(value_error)?;
         let inner = parse(v, text.trim()).map_err(value_error)?;
         Ok(PyPosition { inner })
@@ -204,7 +222,8 @@ impl PyPosition {
     /// end of the game applied. Raises `ValueError` for an illegal move.
     fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
         let m = typed_move(r#move)?;
-        let inner = with_pos!(&self.inner, p => play_typed(p, &m).map(Wrap::wrap)).map_err(value_error)?;
+        let inner =
+            with_pos!(&self.inner, p => play_typed(p, &m).map(Wrap::wrap)).map_err(value_error)?;
         Ok(PyPosition { inner })
     }
 

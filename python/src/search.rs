@@ -166,7 +166,10 @@ fn run<R: Wrap, T: Send>(
     py: Python<'_>,
     p: &Position<R>,
     o: &SearchOpts,
-    job: impl FnOnce(&mut Solver<'_, Position<R>>, &mut Proven<mancala::board::Move>) -> Result<T, SearchError>
+    job: impl FnOnce(
+            &mut Solver<'_, Position<R>>,
+            &mut Proven<mancala::board::Move>,
+        ) -> Result<T, SearchError>
         + Send,
 ) -> PyResult<Ran<T, mancala::board::Move>> {
     let mut cfg = o.config(p);
@@ -175,7 +178,11 @@ fn run<R: Wrap, T: Send>(
     let stop = Arc::new(AtomicBool::new(false));
     cfg.stop = Some(stop.clone());
     let started = Instant::now();
-    let tb = o.tables.as_ref().map(|d| open_tables(py, d, p)).transpose()?;
+    let tb = o
+        .tables
+        .as_ref()
+        .map(|d| open_tables(py, d, p))
+        .transpose()?;
     let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
     let mut proven = Proven::default();
     let limit = o.time_limit.map(Duration::from_secs_f64);
@@ -235,18 +242,19 @@ impl SolveResult {
 
 fn solve_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResult<SolveResult> {
     let ran = run(py, p, o, |s, proven| s.solve_tracked(p, proven))?;
-    let head = |value, best: Vec<u32>, pv, nodes, complete, bounds, seconds, tt_bytes| SolveResult {
-        position: p.to_string(),
-        value,
-        best,
-        pv,
-        nodes,
-        complete,
-        bounds,
-        seconds,
-        threads: o.threads,
-        tt_bytes,
-    };
+    let head =
+        |value, best: Vec<u32>, pv, nodes, complete, bounds, seconds, tt_bytes| SolveResult {
+            position: p.to_string(),
+            value,
+            best,
+            pv,
+            nodes,
+            complete,
+            bounds,
+            seconds,
+            threads: o.threads,
+            tt_bytes,
+        };
     match ran.result {
         Ok(r) => Ok(head(
             Some(p.final_value(r.value)),
@@ -278,7 +286,11 @@ fn solve_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResul
     }
 }
 
-fn analyze_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResult<Vec<(u8, i32)>> {
+fn analyze_in<R: Wrap>(
+    py: Python<'_>,
+    p: &Position<R>,
+    o: &SearchOpts,
+) -> PyResult<Vec<(u8, i32)>> {
     let ran = run(py, p, o, |s, proven| s.analyze_tracked(p, proven))?;
     match ran.result {
         Ok(()) => Ok(ran

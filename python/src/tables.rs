@@ -53,14 +53,22 @@ impl PyTables {
             Some(a) => a,
             None => {
                 let (rules, holes, dir) = (*p.rules(), p.board().holes, &self.dir);
-                let opened = py.allow_threads(|| open(dir, rules, holes, MAX_BOARD_SEEDS, Hold::Mapped));
+                let opened =
+                    py.allow_threads(|| open(dir, rules, holes, MAX_BOARD_SEEDS, Hold::Mapped));
                 let tb = match opened {
                     Ok(tb) => tb,
-                    Err(TableError::NoTables { .. } | TableError::MissingLayer { .. }) => return Ok(None),
-                    Err(e) => return Err(table_error(&format!("tables {}", self.dir.display()), e)),
+                    Err(TableError::NoTables { .. } | TableError::MissingLayer { .. }) => {
+                        return Ok(None)
+                    }
+                    Err(e) => {
+                        return Err(table_error(&format!("tables {}", self.dir.display()), e))
+                    }
                 };
                 let a: Opened = Arc::new(tb);
-                self.opened.lock().expect("tables cache").insert(key, a.clone());
+                self.opened
+                    .lock()
+                    .expect("tables cache")
+                    .insert(key, a.clone());
                 a
             }
         };

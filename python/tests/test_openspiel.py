@@ -137,15 +137,22 @@ def test_exact_bot_never_loses_to_random():
 
 def test_exact_bot_on_openspiels_mancala():
     g = pyspiel.load_game("mancala")
-    s = g.new_initial_state()
-    for a in [3, 1, 2, 8]:
-        if a in s.legal_actions():
-            s.apply_action(a)
     bot = mos.ExactBot(g, threads=2)
-    a = bot.step(s)
-    values = mos.move_values(s)
-    best = max(values.values()) if s.current_player() == 0 else min(values.values())
-    assert values[a] == best
+    rng = random.Random(4)
+    checked = 0
+    while checked < 5:
+        s = g.new_initial_state()
+        # Random play down to a middle game that solves in well under a second.
+        while not s.is_terminal() and mos.from_openspiel(s).seeds_on_board > 22:
+            s.apply_action(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        a = bot.step(s)
+        values = mos.move_values(s)
+        best = max(values.values()) if s.current_player() == 0 else min(values.values())
+        assert values[a] == best
+        assert a == min(x for x, v in values.items() if v == best)  # the first best move
+        checked += 1
 
 
 def test_mcts_runs():
