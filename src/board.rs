@@ -440,8 +440,21 @@ impl Iterator for OwnedPits {
     }
 }
 
-/// The legal moves of a position, in increasing move number.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The legal moves of a position, in increasing move number: a list in place (no allocation)
+/// that reads as a slice of its moves only (`Deref<Target = [Move]>`, iteration, `Debug`,
+/// equality), never the unused room behind them.
+///
+/// ```
+/// use mancala::{board::Move, rules::Kalah, Position};
+/// let p: Position<Kalah> = "0,0,0,0,3,1/1,1,1,1,1,1/0,0/S".parse::<mancala::notation::Setup>()
+///     .map(|s| Position::from_setup(Kalah::default(), &s).unwrap())
+///     .unwrap();
+/// let moves = p.legal_moves();
+/// assert_eq!(moves.len(), 2);
+/// assert_eq!(format!("{moves:?}"), "[Move(5), Move(6)]");
+/// assert_eq!(moves.iter().map(|m| m.0).collect::<Vec<_>>(), [5, 6]);
+/// ```
+#[derive(Clone, Copy, Default)]
 pub struct MoveList {
     len: u8,
     // A player may own pits on both rows (sons, docs/rules.md §13.1).
@@ -467,6 +480,43 @@ impl MoveList {
     /// Whether there are none (the game is over).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Move, { 2 * MAX_HOLES }>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.moves.into_iter().take(self.len as usize)
     }
 }
 

@@ -108,3 +108,34 @@ impl<R: Rules> fmt::Display for Diagram<'_, R> {
         }
     }
 }
+
+// Here rather than in `position.rs`, so that the drawing depends on positions and not the other
+// way round.
+impl<R: Rules> Position<R> {
+    /// The position drawn as a player sees it (a [`Diagram`], which
+    /// `Display`s). A San-Yao round in which North owns South's first pit as a son:
+    ///
+    /// ```
+    /// use mancala::{notation::RoundSetup, rules::SanYao, Position};
+    /// let round: RoundSetup = "5,5,5,5,5/5s,5,5,5,5/0,0/S".parse().unwrap();
+    /// let p = Position::from_round_setup(SanYao::default(), &round).unwrap();
+    /// assert_eq!(
+    ///     p.diagram().to_string(),
+    ///     "     5    4    3    2    1      North (moves)
+    ///    +----+----+----+----+----+
+    ///    | 5  | 5  | 5  | 5  | 5s |
+    ///  0 +----+----+----+----+----+ 0
+    ///    | 5  | 5  | 5  | 5  | 5  |
+    ///    +----+----+----+----+----+
+    ///      1    2    3    4    5      South (moves)
+    /// tallies: South 0 North 0
+    /// x: burnt pit (out of the ring); Ns: a son holding N, owned by the player opposite its row
+    /// position: 5,5,5,5,5/5s,5,5,5,5/0,0/S
+    /// South to move
+    /// "
+    /// );
+    /// ```
+    pub fn diagram(&self) -> Diagram<'_, R> {
+        Diagram(self)
+    }
+}

@@ -14,8 +14,10 @@ use crate::board::{Move, Pit, Pits, Side};
 use crate::rank;
 use crate::rules::Rules;
 use crate::rules::{rotate, with_word_size, KalahWord, WordMove};
+use crate::stop::{finished, Abandoned, Stop};
 use crate::Position;
-use solver::{Child, Children, Game};
+use solver::{Child, Children, Game, Stopped};
+use std::sync::atomic::AtomicBool;
 
 impl<R: Rules> Position<R> {
     /// Pit `j` counted from the mover's first pit: `j < n` is the mover's row, `j >= n` the
@@ -62,14 +64,14 @@ pub fn final_value<R: Rules>(p: &Position<R>, future: i32) -> i32 {
 }
 
 impl<R: Rules> Position<R> {
-    /// The rules' one-word move generator ([`Rules::word_generator`]), when they have one, the
+    /// The rules' one-word move generator ([`KalahWord::for_rules`]), when they have one, the
     /// board fits a word and
     /// the game is on with at most `257 - 2n` seeds (what a word's rank needs,
     /// [`rank::rank64_of_word`]).
     #[inline(always)]
     fn word(&self) -> Option<KalahWord> {
         let b = self.board();
-        let word = self.rules().word_generator(b.holes)?;
+        let word = KalahWord::for_rules(self.rules(), b.holes)?;
         if b.to_move.is_none() || b.seeds_on_board() as usize + b.ring().len() > 257 {
             return None;
         }
@@ -162,9 +164,21 @@ impl<R: Rules> Position<R> {
 
     /// [`Game::children`] by the general position code, for every game.
     pub fn general_children(&self, out: &mut Children<Self>) {
-        let Some(mover) = self.to_move() else { return };
+        finished(self.general_children_until(out, Stop::never()));
+    }
+
+    /// [`Position::general_children`] that gives up once `stop` is raised during a long sowing.
+    #[inline]
+    pub fn general_children_until(
+        &self,
+        out: &mut Children<Self>,
+        stop: Stop<'_>,
+    ) -> Result<(), Abandoned> {
+        let Some(mover) = self.to_move() else {
+            return Ok(());
+        };
         let before = self.score();
-        self.for_each_child(|mv, next| {
+        self.for_each_child_until(stop, |mv, next| {
             let after = next.score();
             let won = after[mover.index()] as i32 - before[mover.index()] as i32;
             let lost = after[mover.other().index()] as i32 - before[mover.other().index()] as i32;
@@ -174,7 +188,7 @@ impl<R: Rules> Position<R> {
                 gain: won - lost,
                 turn_passed: next.to_move() != Some(mover),
             });
-        });
+        })
     }
 
     /// [`Game::key`] from the pit counts, for every game.
@@ -204,6 +218,19 @@ impl<R: Rules> Game for Position<R> {
             return with_word_size!(holes, |N, M| self.word_children::<N>(&word, out));
         }
         self.general_children(out);
+    }
+
+    /// [`Game::children`], giving up once the search's `stop` is raised inside a long sowing of a
+    /// cyclic game ([`crate::stop`]). Kalah's one-lap sowings never look at it.
+    #[inline]
+    fn children_until(&self, out: &mut Children<Self>, stop: &AtomicBool) -> Result<(), Stopped> {
+        if let Some(word) = self.word() {
+            let holes = self.board().holes;
+            with_word_size!(holes, |N, M| self.word_children::<N>(&word, out));
+            return Ok(());
+        }
+        self.general_children_until(out, Stop::of(stop))
+            .map_err(|Abandoned| Stopped)
     }
 
     /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where

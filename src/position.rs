@@ -2,8 +2,9 @@
 
 use crate::board::{Board, Move, MoveList, Pits, Side, MAX_BOARD_SEEDS, MAX_STORE};
 use crate::notation::{PitStatus, RoundSetup, Setup};
-use crate::rules::GameKind;
-use crate::rules::{NotCandidate, Rules, TurnEnd};
+use crate::rules::{GameKind, SizeError};
+use crate::rules::{NotCandidate, Rules, SowError, TurnEnd};
+use crate::stop::{finished, Abandoned, Stop};
 use std::fmt;
 
 /// Why a move cannot be played.
@@ -50,20 +51,38 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Why [`Position::try_play_until`] has no position: the move is illegal, or its sowing was
+/// abandoned because the stop was raised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The move is illegal.
+    Illegal(IllegalMove),
+    /// The sowing was abandoned (its stop was raised): whether it ends is not known.
+    Abandoned(Abandoned),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Illegal(e) => e.fmt(f),
+            PlayError::Abandoned(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<IllegalMove> for PlayError {
+    fn from(e: IllegalMove) -> Self {
+        PlayError::Illegal(e)
+    }
+}
+
 /// Why a setup is not a valid position of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// The number of holes is outside the game's range.
-    Holes {
-        /// Holes given.
-        holes: usize,
-        /// Smallest allowed.
-        min: u8,
-        /// Largest allowed.
-        max: u8,
-        /// The game's name.
-        game: &'static str,
-    },
+    Holes(SizeError),
     /// The two rows differ in length.
     RowLengths(usize, usize),
     /// The row length does not match `--holes`.
@@ -73,28 +92,69 @@ pub enum PositionError {
         /// Holes asked for.
         expected: u8,
     },
-    /// Too many seeds on the board, or in a store.
-    TooManySeeds(String),
+    /// More seeds on the board than any position holds ([`MAX_BOARD_SEEDS`]).
+    TooManySeeds {
+        /// Seeds on the board.
+        total: u64,
+    },
+    /// More seeds in a store than any position holds ([`MAX_STORE`]).
+    StoreTooFull {
+        /// Whose store.
+        side: Side,
+        /// Seeds in it.
+        seeds: u32,
+    },
     /// A finished-game marker with seeds still on the board.
     SeedsAfterEnd,
     /// Pit statuses the game does not allow (docs/rules.md §13.1–§13.2).
-    Status(String),
+    Status(StatusError),
 }
+
+/// Pit statuses (docs/rules.md §13.1–§13.2) that a game or a board does not allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusError {
+    /// Not one status per pit.
+    Count {
+        /// Statuses given.
+        given: usize,
+        /// Pits on the board.
+        pits: usize,
+    },
+    /// Kalah and Djenon-aboure have no burnt pits or sons.
+    NoStatuses(GameKind),
+    /// Only San-Yao has sons.
+    NoSons(GameKind),
+    /// A burnt pit holds seeds (pit index in sowing order from South's first pit).
+    BurntHoldsSeeds(usize),
+}
+
+impl fmt::Display for StatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StatusError::Count { given, pits } => write!(f, "{given} pit statuses for {pits} pits"),
+            StatusError::NoStatuses(game) => write!(
+                f,
+                "{} has no burnt pits or sons: pit statuses ('x', 's') belong to the rounds of Dakon, Walak-pussa and San-Yao matches",
+                game.title()
+            ),
+            StatusError::NoSons(game) => write!(
+                f,
+                "{} has no sons: a son ('s' mark) exists in San-Yao matches only",
+                game.title()
+            ),
+            StatusError::BurntHoldsSeeds(i) => {
+                write!(f, "pit p{i} is burnt but holds seeds: a burnt pit holds none")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StatusError {}
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::Holes {
-                holes,
-                min,
-                max,
-                game,
-            } => {
-                write!(
-                    f,
-                    "{game} is played with {min} to {max} holes per row, not {holes}"
-                )
-            }
+            PositionError::Holes(e) => e.fmt(f),
             PositionError::RowLengths(a, b) => {
                 write!(f, "South's row has {a} pits but North's row has {b}")
             }
@@ -104,7 +164,15 @@ impl fmt::Display for PositionError {
                     "the position has {given} pits per row but --holes is {expected}"
                 )
             }
-            PositionError::TooManySeeds(s) | PositionError::Status(s) => f.write_str(s),
+            PositionError::TooManySeeds { total } => write!(
+                f,
+                "the board holds {total} seeds; at most {MAX_BOARD_SEEDS} are supported"
+            ),
+            PositionError::StoreTooFull { side, seeds } => write!(
+                f,
+                "{side}'s store holds {seeds} seeds; at most {MAX_STORE} are supported"
+            ),
+            PositionError::Status(e) => e.fmt(f),
             PositionError::SeedsAfterEnd => {
                 write!(
                     f,
@@ -126,33 +194,6 @@ pub struct Position<R: Rules> {
 }
 
 impl<R: Rules> Position<R> {
-    /// The position drawn as a player sees it (a [`Diagram`](crate::diagram::Diagram), which
-    /// `Display`s). A San-Yao round in which North owns South's first pit as a son:
-    ///
-    /// ```
-    /// use mancala::{notation::RoundSetup, rules::SanYao, Position};
-    /// let round: RoundSetup = "5,5,5,5,5/5s,5,5,5,5/0,0/S".parse().unwrap();
-    /// let p = Position::from_round_setup(SanYao::default(), &round).unwrap();
-    /// assert_eq!(
-    ///     p.diagram().to_string(),
-    ///     "     5    4    3    2    1      North (moves)
-    ///    +----+----+----+----+----+
-    ///    | 5  | 5  | 5  | 5  | 5s |
-    ///  0 +----+----+----+----+----+ 0
-    ///    | 5  | 5  | 5  | 5  | 5  |
-    ///    +----+----+----+----+----+
-    ///      1    2    3    4    5      South (moves)
-    /// tallies: South 0 North 0
-    /// x: burnt pit (out of the ring); Ns: a son holding N, owned by the player opposite its row
-    /// position: 5,5,5,5,5/5s,5,5,5,5/0,0/S
-    /// South to move
-    /// "
-    /// );
-    /// ```
-    pub fn diagram(&self) -> crate::diagram::Diagram<'_, R> {
-        crate::diagram::Diagram(self)
-    }
-
     /// The standard start: `seeds` in every pit, stores empty, South to move, normalised.
     pub fn start(rules: R, holes: u8, seeds: u8) -> Result<Self, PositionError> {
         let setup = Setup {
@@ -176,10 +217,10 @@ impl<R: Rules> Position<R> {
         let setup = &round.setup;
         let len = setup.south.len() + setup.north.len();
         if round.status.len() != len {
-            return Err(PositionError::Status(format!(
-                "{} pit statuses for {len} pits",
-                round.status.len()
-            )));
+            return Err(PositionError::Status(StatusError::Count {
+                given: round.status.len(),
+                pits: len,
+            }));
         }
         let (mut burnt, mut sons) = (0u32, 0u32);
         for (i, st) in round.status.iter().enumerate() {
@@ -190,44 +231,30 @@ impl<R: Rules> Position<R> {
             }
         }
         if burnt | sons != 0 && matches!(R::KIND, GameKind::Kalah | GameKind::DjenonAboure) {
-            return Err(PositionError::Status(format!(
-                "{} has no burnt pits or sons: pit statuses ('x', 's') belong to the rounds of Dakon, Walak-pussa and San-Yao matches",
-                R::KIND.title()
-            )));
+            return Err(PositionError::Status(StatusError::NoStatuses(R::KIND)));
         }
         if sons != 0 && R::KIND != GameKind::SanYao {
-            return Err(PositionError::Status(format!(
-                "{} has no sons: a son ('s' mark) exists in San-Yao matches only",
-                R::KIND.title()
-            )));
+            return Err(PositionError::Status(StatusError::NoSons(R::KIND)));
         }
         let all = setup.south.iter().chain(&setup.north);
         if let Some(i) = all
             .enumerate()
             .position(|(i, &c)| burnt >> i & 1 == 1 && c > 0)
         {
-            return Err(PositionError::Status(format!(
-                "pit p{i} is burnt but holds seeds: a burnt pit holds none"
-            )));
+            return Err(PositionError::Status(StatusError::BurntHoldsSeeds(i)));
         }
         Self::from_masks(rules, setup, burnt, sons)
     }
 
     /// [`Position::from_setup`] with the status masks of a round ([`Board::burnt`], [`Board::sons`]).
     fn from_masks(rules: R, setup: &Setup, burnt: u32, sons: u32) -> Result<Self, PositionError> {
-        let (min, max) = R::KIND.holes_range();
         let (a, b) = (setup.south.len(), setup.north.len());
         if a != b {
             return Err(PositionError::RowLengths(a, b));
         }
-        if a < min as usize || a > max as usize {
-            return Err(PositionError::Holes {
-                holes: a,
-                min,
-                max,
-                game: R::KIND.name(),
-            });
-        }
+        R::KIND
+            .check_holes(u32::try_from(a).unwrap_or(u32::MAX))
+            .map_err(PositionError::Holes)?;
         let total: u64 = setup
             .south
             .iter()
@@ -235,15 +262,11 @@ impl<R: Rules> Position<R> {
             .map(|&x| x as u64)
             .sum();
         if total > MAX_BOARD_SEEDS as u64 {
-            return Err(PositionError::TooManySeeds(format!(
-                "the board holds {total} seeds; at most {MAX_BOARD_SEEDS} are supported"
-            )));
+            return Err(PositionError::TooManySeeds { total });
         }
-        for (who, &s) in ["South", "North"].iter().zip(&setup.stores) {
-            if s > MAX_STORE {
-                return Err(PositionError::TooManySeeds(format!(
-                    "{who}'s store holds {s} seeds; at most {MAX_STORE} are supported"
-                )));
+        for (side, &seeds) in Side::ALL.into_iter().zip(&setup.stores) {
+            if seeds > MAX_STORE {
+                return Err(PositionError::StoreTooFull { side, seeds });
             }
         }
         if setup.to_move.is_none() && total > 0 {
@@ -261,7 +284,7 @@ impl<R: Rules> Position<R> {
             burnt,
             sons,
         };
-        rules.settle(&mut board);
+        finished(rules.settle(&mut board, Stop::never()));
         Ok(Position { board, rules })
     }
 
@@ -277,7 +300,7 @@ impl<R: Rules> Position<R> {
             burnt: 0,
             sons: 0,
         };
-        rules.settle(&mut board);
+        finished(rules.settle(&mut board, Stop::never()));
         Position { board, rules }
     }
 
@@ -398,25 +421,36 @@ impl<R: Rules> Position<R> {
 
     /// Sows `pit` for `side` and settles the result.
     #[inline]
-    fn sow_and_settle(&self, side: Side, pit: usize) -> Result<Self, IllegalMove> {
+    fn sow_and_settle(&self, side: Side, pit: usize, stop: Stop<'_>) -> Result<Self, SowError> {
         let mut next = *self;
-        let end = self
-            .rules
-            .sow(&mut next.board, side, pit)
-            .map_err(|_| IllegalMove::Endless)?;
+        let end = self.rules.sow(&mut next.board, side, pit, stop)?;
         next.board.to_move = Some(match end {
             TurnEnd::ExtraTurn => side,
             TurnEnd::Passes => side.other(),
         });
-        self.rules.settle(&mut next.board);
+        self.rules.settle(&mut next.board, stop)?;
         Ok(next)
     }
 
     /// Plays `mv` if it is legal, returning the normalised position after it (forced passes and
-    /// the end of the game applied); otherwise says why it is illegal.
+    /// the end of the game applied); otherwise says why it is illegal. A sowing of a cyclic game
+    /// can take billions of laps (docs/rules.md §2.9); a caller that must be able to give up on
+    /// it uses [`Position::try_play_until`].
     pub fn try_play(&self, mv: Move) -> Result<Self, IllegalMove> {
+        self.try_play_until(mv, Stop::never()).map_err(|e| match e {
+            PlayError::Illegal(e) => e,
+            PlayError::Abandoned(_) => unreachable!("a sowing nobody can stop was abandoned"),
+        })
+    }
+
+    /// [`Position::try_play`] that gives up, with [`PlayError::Abandoned`], once `stop` is
+    /// raised during a long sowing ([`crate::stop`]).
+    pub fn try_play_until(&self, mv: Move, stop: Stop<'_>) -> Result<Self, PlayError> {
         let (side, pit) = self.check_candidate(mv)?;
-        self.sow_and_settle(side, pit)
+        self.sow_and_settle(side, pit, stop).map_err(|e| match e {
+            SowError::Endless => PlayError::Illegal(IllegalMove::Endless),
+            SowError::Abandoned => PlayError::Abandoned(Abandoned),
+        })
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`] or
@@ -431,7 +465,8 @@ impl<R: Rules> Position<R> {
             .board
             .to_move
             .expect("play_unchecked on a finished game");
-        self.sow_and_settle(side, mv.pit(side, self.board.holes).index())
+        let pit = mv.pit(side, self.board.holes).index();
+        self.sow_and_settle(side, pit, Stop::never())
             .expect("play_unchecked: endless sowing")
     }
 
@@ -439,38 +474,64 @@ impl<R: Rules> Position<R> {
     /// the games with relays each candidate is sown once, which both proves it legal and gives
     /// its result.
     #[inline]
-    pub fn for_each_child(&self, mut f: impl FnMut(Move, Self)) {
+    pub fn for_each_child(&self, f: impl FnMut(Move, Self)) {
+        finished(self.for_each_child_until(Stop::never(), f));
+    }
+
+    /// [`Position::for_each_child`] that gives up once `stop` is raised during a long sowing
+    /// ([`crate::stop`]); `f` has then seen some of the children.
+    #[inline]
+    pub fn for_each_child_until(
+        &self,
+        stop: Stop<'_>,
+        mut f: impl FnMut(Move, Self),
+    ) -> Result<(), Abandoned> {
         let Some(side) = self.board.to_move else {
-            return;
+            return Ok(());
         };
         let holes = self.board.holes;
         for pit in self.board.owned(side) {
             if self.rules.candidate(&self.board, side, pit).is_ok() {
-                if let Ok(next) = self.sow_and_settle(side, pit) {
-                    f(
+                match self.sow_and_settle(side, pit, stop) {
+                    Ok(next) => f(
                         Move::from_pit(crate::board::Pit(pit as u8), side, holes),
                         next,
-                    );
+                    ),
+                    Err(SowError::Endless) => {}
+                    Err(SowError::Abandoned) => return Err(Abandoned),
                 }
             }
         }
+        Ok(())
     }
 
     /// The legal moves, in increasing move number.
     pub fn legal_moves(&self) -> MoveList {
+        finished(self.legal_moves_until(Stop::never()))
+    }
+
+    /// [`Position::legal_moves`] that gives up once `stop` is raised during a long sowing
+    /// ([`crate::stop`]).
+    pub fn legal_moves_until(&self, stop: Stop<'_>) -> Result<MoveList, Abandoned> {
         let mut list = MoveList::default();
         let Some(side) = self.board.to_move else {
-            return list;
+            return Ok(list);
         };
         let holes = self.board.holes;
         for pit in self.board.owned(side) {
-            if self.rules.candidate(&self.board, side, pit).is_ok()
-                && (!R::CAN_CYCLE || self.rules.sow(&mut self.board.clone(), side, pit).is_ok())
-            {
-                list.push(Move::from_pit(crate::board::Pit(pit as u8), side, holes));
+            if self.rules.candidate(&self.board, side, pit).is_err() {
+                continue;
             }
+            if R::CAN_CYCLE {
+                match self.rules.sow(&mut self.board.clone(), side, pit, stop) {
+                    Ok(_) => {}
+                    Err(SowError::Endless) => continue,
+                    Err(SowError::Abandoned) => return Err(Abandoned),
+                }
+            }
+            list.push(Move::from_pit(crate::board::Pit(pit as u8), side, holes));
         }
-        list
+        Ok(list)
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Everything below the CLI is generic over [`Rules`]; [`with_rules!`](crate::with_rules) turns a [`Variant`] into
 //! a call of such a generic function with the concrete rules. A variant is written as the game's
-//! name with its options switched on, each after a `+`, in the game's [`Rules::OPTIONS`] order
+//! name with its options switched on, each after a `+`, in the game's [`GameOption::ALL`] order
 //! (`kalah`, `kalah+empty-capture`, `dakon+no-mikul`): [`Variant`]'s `FromStr` and `Display`.
 //!
 //! ```
@@ -27,6 +27,8 @@ macro_rules! with_rules {
     };
 }
 
+#[cfg(doc)]
+use crate::rules::GameOption;
 use crate::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, WalakPussa};
 use std::fmt;
 use std::str::FromStr;
@@ -58,13 +60,14 @@ impl Variant {
         }
     }
 
-    /// The game with the named options on (names as in [`Rules::OPTIONS`]); an option of
+    /// The game with the named options on (names as in [`GameOption::declaration`]); an option of
     /// another game, or of none, is an error that says which.
     pub fn new<S: AsRef<str>>(kind: GameKind, options: &[S]) -> Result<Variant, String> {
         let mut v = Variant::standard(kind);
         for name in options {
             let name = name.as_ref();
-            let Some(i) = kind.options().iter().position(|o| o.name == name) else {
+            let found = with_rules!(&mut v, r => set_named(r, name));
+            if !found {
                 let owner = GameKind::ALL
                     .into_iter()
                     .find(|g| g.options().iter().any(|o| o.name == name));
@@ -76,8 +79,7 @@ impl Variant {
                     ),
                     None => format!("unknown rule option '{name}'"),
                 });
-            };
-            with_rules!(&mut v, r => r.set_option(i, true));
+            }
         }
         Ok(v)
     }
@@ -110,6 +112,17 @@ impl Variant {
         } else {
             names.join("+")
         }
+    }
+}
+
+/// Switches on the option of `rules` named `name`; false when they have none of that name.
+fn set_named<R: Rules>(rules: &mut R, name: &str) -> bool {
+    match R::option_named(name) {
+        Some(o) => {
+            rules.set_option(o, true);
+            true
+        }
+        None => false,
     }
 }
 
@@ -180,7 +193,7 @@ mod tests {
     fn options_belong_to_one_game() {
         let mut all: Vec<&str> = GameKind::ALL
             .into_iter()
-            .flat_map(|g| g.options().iter().map(|o| o.name))
+            .flat_map(|g| g.options().into_iter().map(|o| o.name))
             .collect();
         let n = all.len();
         all.sort_unstable();

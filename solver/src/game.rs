@@ -21,6 +21,12 @@
 //! a play, and a move that wins anything (`gain != 0`) strictly lowers it.
 
 use std::fmt::Debug;
+use std::sync::atomic::AtomicBool;
+
+/// A move generation that gave up because the search's stop flag was raised
+/// ([`Game::children_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
 
 /// The most legal moves any position of any supported game can have.
 pub const MAX_MOVES: usize = 32;
@@ -121,6 +127,19 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// Appends every legal move of the side to move, with its result, to `out` (which the caller
     /// has cleared). No children means the game is over, and the future value is 0.
     fn children(&self, out: &mut Children<Self>);
+
+    /// [`Game::children`] inside a search that `stop` stops. A game whose move generation can
+    /// itself run for a long time (a move whose effect takes billions of steps to work out) looks
+    /// at `stop` now and then and gives up with `Err(Stopped)` once it is raised, leaving `out`
+    /// unspecified; the search then stops as if it had seen the flag itself. Without this a
+    /// search could only be stopped between nodes, never inside one. The default generates the
+    /// children and never gives up.
+    #[inline]
+    fn children_until(&self, out: &mut Children<Self>, stop: &AtomicBool) -> Result<(), Stopped> {
+        let _ = stop;
+        self.children(out);
+        Ok(())
+    }
 
     /// An exact key of the position *as the search sees it* (everything that determines its
     /// future value, and nothing already won): two positions with the same key have the same

@@ -21,7 +21,7 @@ pub mod tt;
 #[cfg(test)]
 mod toy;
 
-pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
+pub use game::{Child, Children, FixedVec, Game, Stopped, MAX_MOVES};
 pub use memory::{advise_huge_pages, huge_vec, prefetch, return_freed_blocks, try_vec, AllocError};
 pub use retro::{
     layer_working_bytes, placed_moves, solve_layer, solve_layer_by_graph, solve_layer_split,

@@ -197,25 +197,23 @@ pub fn interruptible<T>(what: &str, progress: bool, work: impl FnOnce() -> T) ->
     })
 }
 
-/// Runs `work` while a timer thread raises `stop` at the deadline, or when Ctrl-C is pressed;
-/// `None` when `work` had to be abandoned then, inside a sowing of a cyclic game that can run
-/// for hours without looking at `stop` ([`mancala::rules::give_up_sowings`]). What `work` had
-/// recorded before stays valid.
+/// Runs `work` while a timer thread raises `stop` at the deadline, or when Ctrl-C is pressed.
+/// `work` must look at `stop` (a search's stop flag; it reaches the sowings inside the search
+/// too, [`mancala::stop`]), so it returns soon after, with what it had finished.
 pub fn with_deadline<T>(
     limit: Option<Duration>,
     stop: &Arc<AtomicBool>,
     work: impl FnOnce() -> T,
-) -> Option<T> {
+) -> T {
     let interrupt = interrupt_flag();
     let started = Instant::now();
     let (tx, rx) = mpsc::channel::<()>();
-    let r = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let stop = stop.clone();
         s.spawn(move || loop {
             let left = limit.map(|l| l.saturating_sub(started.elapsed()));
             if left == Some(Duration::ZERO) || interrupt.load(Ordering::Relaxed) {
                 stop.store(true, Ordering::Relaxed);
-                mancala::rules::give_up_sowings(true);
                 return;
             }
             let wait = left.map_or(Duration::from_millis(50), |l| {
@@ -226,16 +224,10 @@ pub fn with_deadline<T>(
                 _ => return,
             }
         });
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        let r = work();
         drop(tx);
         r
-    });
-    mancala::rules::give_up_sowings(false);
-    match r {
-        Ok(r) => Some(r),
-        Err(e) if e.is::<mancala::rules::SowingAbandoned>() => None,
-        Err(e) => std::panic::resume_unwind(e),
-    }
+    })
 }
 
 /// The endgame tables in `dir` (`--tables DIR`) for a search from `p`, every layer checked.

@@ -174,8 +174,7 @@ fn with_progress<T>(
                 bar.finish_and_clear();
             }
         });
-        // Set even when `work` unwinds (a sowing abandoned at the deadline), or the scope would
-        // wait for the display thread forever.
+        // Set even when `work` panics, or the scope would wait for the display thread forever.
         let _done = SetOnDrop(&done);
         work(cfg)
     })
@@ -218,8 +217,7 @@ fn run_search<R: Rules, T>(
         with_progress(search.wants_progress(), &cfg, &progress, &to_final, |cfg| {
             Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s))
         })
-    })
-    .unwrap_or(Err(SearchError::Interrupted));
+    });
     let result = match result {
         Ok(r) => Ok(r),
         Err(SearchError::Interrupted) => {

@@ -24,7 +24,7 @@ pub struct MancalaIndexer<R: Rules> {
 impl<R: Rules> MancalaIndexer<R> {
     /// The index of `rules` on `holes` holes per row.
     pub fn new(rules: R, holes: u8) -> Self {
-        let word = rules.word_generator(holes);
+        let word = KalahWord::for_rules(&rules, holes);
         Self { rules, holes, word }
     }
 

@@ -2,11 +2,12 @@
 //! nembak and mikul captures; the game ends when the player to move has no seeds.
 
 use super::{
-    each_takes_own_row, lap_with_store_on, GameKind, Landing, NotCandidate, OpenRing, RuleOption,
-    Rules, Track, TurnEnd,
+    each_takes_own_row, lap_with_store_on, GameKind, GameOption, Landing, NotCandidate, OpenRing,
+    RuleOption, Rules, SowError, Track, TurnEnd,
 };
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// Dakon, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -27,7 +28,14 @@ impl Rules for Dakon {
         super::any_seeds(board, pit)
     }
 
-    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, super::Endless> {
+    /// Dakon's relays always end (see `sow_on`), so `stop` is not needed.
+    fn sow(
+        &self,
+        board: &mut Board,
+        side: Side,
+        pit: usize,
+        _stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
         if board.burnt == 0 {
             Ok(self.sow_on(board.ring(), board, side, pit))
         } else {
@@ -35,37 +43,57 @@ impl Rules for Dakon {
         }
     }
 
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
+    fn settle(&self, board: &mut Board, _stop: Stop<'_>) -> Result<(), Abandoned> {
+        let Some(side) = board.to_move else {
+            return Ok(());
+        };
         // No seeds for the player to move: the game ends, and the other player (who holds all
         // that is left) takes it.
         if board.pits.all_empty(board.ring().row(side)) {
             each_takes_own_row(board);
         }
+        Ok(())
     }
 
-    const OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "nembak-takes-landing-seed",
-            help: "the nembak capture also banks the landing seed",
-        },
-        RuleOption {
-            name: "no-mikul",
-            help: "no mikul capture",
-        },
-    ];
+    type Opt = DakonOption;
 
-    fn option(&self, i: usize) -> bool {
-        match i {
-            0 => self.nembak_takes_landing_seed,
-            _ => self.no_mikul,
+    fn option(&self, o: DakonOption) -> bool {
+        match o {
+            DakonOption::NembakTakesLandingSeed => self.nembak_takes_landing_seed,
+            DakonOption::NoMikul => self.no_mikul,
         }
     }
 
-    fn set_option(&mut self, i: usize, on: bool) {
-        match i {
-            0 => self.nembak_takes_landing_seed = on,
-            _ => self.no_mikul = on,
+    fn set_option(&mut self, o: DakonOption, on: bool) {
+        match o {
+            DakonOption::NembakTakesLandingSeed => self.nembak_takes_landing_seed = on,
+            DakonOption::NoMikul => self.no_mikul = on,
+        }
+    }
+}
+
+/// Dakon's rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DakonOption {
+    /// [`Dakon::nembak_takes_landing_seed`].
+    NembakTakesLandingSeed,
+    /// [`Dakon::no_mikul`].
+    NoMikul,
+}
+
+impl GameOption for DakonOption {
+    const ALL: &'static [Self] = &[DakonOption::NembakTakesLandingSeed, DakonOption::NoMikul];
+
+    fn declaration(self) -> RuleOption {
+        match self {
+            DakonOption::NembakTakesLandingSeed => RuleOption {
+                name: "nembak-takes-landing-seed",
+                help: "the nembak capture also banks the landing seed",
+            },
+            DakonOption::NoMikul => RuleOption {
+                name: "no-mikul",
+                help: "no mikul capture",
+            },
         }
     }
 }

@@ -2,11 +2,12 @@
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
 use super::{
-    lap_ring, pass_or_end, relay, Endless, GameKind, LapEnd, NotCandidate, RuleOption, Rules,
+    lap_ring, pass_or_end, relay, GameKind, LapEnd, NoOption, NotCandidate, Rules, SowError,
     TurnEnd,
 };
 use crate::board::Board;
 use crate::board::Side;
+use crate::stop::{Abandoned, Stop};
 
 /// Djenon-aboure (no options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -26,9 +27,15 @@ impl Rules for DjenonAboure {
         }
     }
 
-    fn sow(&self, board: &mut Board, side: Side, pit: usize) -> Result<TurnEnd, Endless> {
+    fn sow(
+        &self,
+        board: &mut Board,
+        side: Side,
+        pit: usize,
+        stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
         let ring = board.ring();
-        let last = relay(&mut board.pits, pit, |pits, lift| {
+        let last = relay(&mut board.pits, pit, stop, |pits, lift| {
             // Origin first: the lap's first seed goes back into the pit just emptied, which is
             // the same as sowing the whole handful starting *at* the origin.
             let count = pits.take(lift) as u32;
@@ -52,9 +59,17 @@ impl Rules for DjenonAboure {
         Ok(TurnEnd::Passes)
     }
 
-    fn settle(&self, board: &mut Board) {
-        pass_or_end(self, board);
+    fn settle(&self, board: &mut Board, stop: Stop<'_>) -> Result<(), Abandoned> {
+        pass_or_end(self, board, stop)
     }
 
-    const OPTIONS: &'static [RuleOption] = &[];
+    type Opt = NoOption;
+
+    fn option(&self, o: NoOption) -> bool {
+        match o {}
+    }
+
+    fn set_option(&mut self, o: NoOption, _on: bool) {
+        match o {}
+    }
 }

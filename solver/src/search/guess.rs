@@ -99,7 +99,13 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
             return pos.estimate().clamp(-stake, stake);
         }
         let mut children = Children::new();
-        pos.children(&mut children);
+        if pos
+            .children_until(&mut children, self.sh.stop_flag())
+            .is_err()
+        {
+            self.aborted = true;
+            return 0;
+        }
         let kids = children.as_slice();
         let n = kids.len();
         if n == 0 {

@@ -310,7 +310,19 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
     ) -> Outcome {
         // Step 6. Generate the children.
         let mut children = Children::new();
-        pos.children(&mut children);
+        if pos
+            .children_until(&mut children, self.sh.stop_flag())
+            .is_err()
+        {
+            // Stopped inside the move generation: the node's caller sees `aborted`.
+            self.aborted = true;
+            return Outcome {
+                value: 0,
+                best: None,
+                cut: NO_CUT,
+                store: false,
+            };
+        }
         let kids = children.as_slice();
         let n = kids.len();
         if n == 0 {

@@ -6,6 +6,7 @@ use super::outcome::SearchError;
 use super::shared::Job;
 use super::threads::Pool;
 use crate::game::{Child, Children, Game};
+use std::sync::atomic::AtomicBool;
 
 impl<G: Game> Pool<'_, G> {
     /// Whether the move to `c` achieves `value` for the mover (it can do no better, as `value` is
@@ -64,7 +65,11 @@ impl<G: Game> Pool<'_, G> {
                 seen.push(k);
             }
             children.clear();
-            pos.children(&mut children);
+            let never = AtomicBool::new(false);
+            let stop = self.cfg.stop.as_deref().unwrap_or(&never);
+            if pos.children_until(&mut children, stop).is_err() {
+                return Err(SearchError::Interrupted);
+            }
             let kids = children.as_slice();
             // The first child, in the search's static order (turn-keeping moves, then gain, then
             // the game's hint; no table move, so the PV does not depend on the thread count),

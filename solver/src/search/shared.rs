@@ -62,12 +62,22 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     pub(super) guess: AtomicI32,
 }
 
+/// The stop flag of a search that has none: never raised.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 /// [`Shared::guess`] before thread 0 has made it.
 pub(super) const GUESS_PENDING: i32 = i32::MIN;
 /// [`Shared::guess`] when thread 0 was stopped before it made it.
 pub(super) const GUESS_STOPPED: i32 = i32::MIN + 1;
 
 impl<'a, G: Game, W: Width> Shared<'a, G, W> {
+    /// The flag a long move generation looks at ([`Game::children_until`]): the search's stop
+    /// flag, or one never raised.
+    #[inline]
+    pub(super) fn stop_flag(&self) -> &'a AtomicBool {
+        self.stop.unwrap_or(&NEVER)
+    }
+
     /// The shared state of `job`, searched as `cfg` says, with nothing proven yet.
     pub(super) fn new(
         tt: &'a Table<W>,

@@ -233,8 +233,7 @@ fn play_match<R: Rules>(
             // every position of the round and no other.
             let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
             round_perfect::play_round(&mut m, &mut |q: &Position<R>| solver.analyze(q))
-        })
-        .unwrap_or(Err(PlayError::Values(SearchError::Interrupted)));
+        });
         if engine::interrupted() {
             bail!("interrupted");
         }

@@ -163,8 +163,7 @@ fn solve_limited<R: Rules>(
                 (r, solver.nodes())
             }
             Err(e) => (Err(e), 0),
-        })
-        .unwrap_or((Err(SearchError::Interrupted), 0));
+        });
     if engine::interrupted() {
         return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
     }

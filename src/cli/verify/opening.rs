@@ -42,12 +42,7 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
         cache_entries: 1 << 20,
         stop: Some(stop.clone()),
     };
-    let r = engine::with_deadline(engine.limit, &stop, || opening::search(&p, &limits))
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "the first-turn search was abandoned in a sowing that outlasted the time limit"
-            )
-        })??;
+    let r = engine::with_deadline(engine.limit, &stop, || opening::search(&p, &limits))?;
     if engine::interrupted() {
         return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
     }

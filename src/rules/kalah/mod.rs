@@ -31,8 +31,10 @@ pub(crate) use word::{rotate, with_word_size, WordMove};
 use crate::board::Board;
 use crate::board::Side;
 use crate::rules::{
-    each_takes_own_row, lap_with_store, GameKind, Landing, NotCandidate, RuleOption, Rules, TurnEnd,
+    each_takes_own_row, lap_with_store, GameKind, GameOption, Landing, NotCandidate, RuleOption,
+    Rules, SowError, TurnEnd,
 };
+use crate::stop::{Abandoned, Stop};
 
 /// Kalah, with its two options (both off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -54,13 +56,15 @@ impl Rules for Kalah {
         crate::rules::any_seeds(board, pit)
     }
 
+    /// One lap, never a relay: `stop` is not needed.
     #[inline]
     fn sow(
         &self,
         board: &mut Board,
         side: Side,
         pit: usize,
-    ) -> Result<TurnEnd, crate::rules::Endless> {
+        _stop: Stop<'_>,
+    ) -> Result<TurnEnd, SowError> {
         let count = board.pits.take(pit) as u32;
         match lap_with_store(board, side, pit, count) {
             Landing::Store => Ok(TurnEnd::ExtraTurn),
@@ -83,8 +87,10 @@ impl Rules for Kalah {
     }
 
     #[inline]
-    fn settle(&self, board: &mut Board) {
-        let Some(side) = board.to_move else { return };
+    fn settle(&self, board: &mut Board, _stop: Stop<'_>) -> Result<(), Abandoned> {
+        let Some(side) = board.to_move else {
+            return Ok(());
+        };
         let ring = board.ring();
         let over = if self.end_when_mover_empty {
             board.pits.all_empty(ring.row(side))
@@ -95,10 +101,7 @@ impl Rules for Kalah {
         if over {
             each_takes_own_row(board);
         }
-    }
-
-    fn word_generator(&self, holes: u8) -> Option<KalahWord> {
-        KalahWord::new(*self, holes)
+        Ok(())
     }
 
     /// The mover's free moves minus the opponent's: pits whose sowing ends in the owner's store
@@ -109,28 +112,45 @@ impl Rules for Kalah {
         free_moves(mine) - free_moves(theirs)
     }
 
-    const OPTIONS: &'static [RuleOption] = &[
-        RuleOption {
-            name: "empty-capture",
-            help: "a last seed in an own empty pit is banked even if the opposite pit is empty",
-        },
-        RuleOption {
-            name: "end-when-mover-empty",
-            help: "the game ends only when the player to move has no seeds",
-        },
-    ];
+    type Opt = KalahOption;
 
-    fn option(&self, i: usize) -> bool {
-        match i {
-            0 => self.empty_capture,
-            _ => self.end_when_mover_empty,
+    fn option(&self, o: KalahOption) -> bool {
+        match o {
+            KalahOption::EmptyCapture => self.empty_capture,
+            KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty,
         }
     }
 
-    fn set_option(&mut self, i: usize, on: bool) {
-        match i {
-            0 => self.empty_capture = on,
-            _ => self.end_when_mover_empty = on,
+    fn set_option(&mut self, o: KalahOption, on: bool) {
+        match o {
+            KalahOption::EmptyCapture => self.empty_capture = on,
+            KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty = on,
+        }
+    }
+}
+
+/// Kalah's rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KalahOption {
+    /// [`Kalah::empty_capture`].
+    EmptyCapture,
+    /// [`Kalah::end_when_mover_empty`].
+    EndWhenMoverEmpty,
+}
+
+impl GameOption for KalahOption {
+    const ALL: &'static [Self] = &[KalahOption::EmptyCapture, KalahOption::EndWhenMoverEmpty];
+
+    fn declaration(self) -> RuleOption {
+        match self {
+            KalahOption::EmptyCapture => RuleOption {
+                name: "empty-capture",
+                help: "a last seed in an own empty pit is banked even if the opposite pit is empty",
+            },
+            KalahOption::EndWhenMoverEmpty => RuleOption {
+                name: "end-when-mover-empty",
+                help: "the game ends only when the player to move has no seeds",
+            },
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Kalah's one-word fast path: [`KalahWord`], the sowing masks and the lane helpers.
 
 use super::Kalah;
+use crate::rules::Rules;
 
 /// Kalah's moves on a board held in one 128-bit word: the rules above once more, for the table
 /// builder, which generates the children of every position of every layer and needs nothing but
@@ -136,6 +137,22 @@ impl KalahWord {
         (1..=7)
             .contains(&holes)
             .then_some(KalahWord { rules, holes })
+    }
+
+    /// The generator for `rules` on `holes` holes when they are Kalah's rules and the board fits
+    /// a word; `None` for every other game. The search and the table builder, generic over the
+    /// rules, then sow whole boards as one 128-bit word; the tests check it against
+    /// [`Rules::sow`].
+    ///
+    /// Kalah's fast path is Kalah's business, so it is not a method of the generic
+    /// [`Rules`] trait that every game would have to answer: the rules are
+    /// asked whether they are Kalah's by type. For each concrete `R` that test is a constant (the
+    /// compiler folds the type comparison), so the other games' code has no trace of it and
+    /// Kalah's has no branch.
+    #[inline(always)]
+    pub(crate) fn for_rules<R: Rules>(rules: &R, holes: u8) -> Option<Self> {
+        let kalah = (rules as &dyn std::any::Any).downcast_ref::<Kalah>()?;
+        KalahWord::new(*kalah, holes)
     }
 
     /// Holes per row: the `N` every call must name.

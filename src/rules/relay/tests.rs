@@ -1,12 +1,12 @@
 //! Brent's cycle finding of [`super::relay`] (the real loop, [`relay_from`], with its [`Brent`]
 //! counters) on synthetic laps: every tail and cycle length, and a cycle longer than 2^32 laps.
 
-use super::{give_up_sowings, relay_from, Brent, Endless, LapEnd, SowingAbandoned};
+use super::{relay_from, Brent, LapEnd, SowError};
 use crate::board::Pits;
+use crate::stop::{Stop, StopToken};
 use std::sync::Mutex;
 
-/// Held by the tests that run long relays and by the one that asks relays to give up (a
-/// process-wide flag), so that they never overlap.
+/// Held by the tests that run long relays, so that two of them never share the two cores.
 static LONG_RELAYS: Mutex<()> = Mutex::new(());
 
 /// Laps until a synthetic sowing's state repeats: the board never changes and the pit to lift
@@ -15,11 +15,11 @@ fn laps_to_repeat(brent: Brent, x0: usize, f: impl Fn(usize) -> usize) -> u64 {
     let _alone = LONG_RELAYS.lock().unwrap_or_else(|e| e.into_inner());
     let mut laps = 0u64;
     let mut pits = Pits::from_slice(&[1, 2, 3]);
-    let end = relay_from(brent, &mut pits, x0, |_, lift| {
+    let end = relay_from(brent, &mut pits, x0, Stop::never(), |_, lift| {
         laps += 1;
         LapEnd::Relay(f(lift))
     });
-    assert_eq!(end, Err(Endless));
+    assert_eq!(end, Err(SowError::Endless));
     laps
 }
 
@@ -41,7 +41,7 @@ fn brent_finds_every_cycle_after_any_tail() {
 #[test]
 fn a_sowing_that_stops_is_not_endless() {
     let mut pits = Pits::from_slice(&[0, 0]);
-    let end = relay_from(Brent::new(), &mut pits, 0, |pits, lift| {
+    let end = relay_from(Brent::new(), &mut pits, 0, Stop::never(), |pits, lift| {
         pits.add(lift, 1);
         if pits.get(0) == 200 {
             LapEnd::Stop(7)
@@ -98,26 +98,42 @@ fn a_cycle_longer_than_2_to_the_32_is_found() {
     assert_eq!(laps_to_repeat(at, 5, f), LEN as u64);
 }
 
-/// A sowing that would run for ages (its state never repeats) gives up once asked, by unwinding
-/// with [`SowingAbandoned`]; without the request it would never return.
+/// A sowing that would run for ages (its state never repeats) gives up once its stop is raised,
+/// with [`SowError::Abandoned`] as a value; without the request it would never return. Two such
+/// sowings run at once, each with its own token, the way two searches of one process do: the
+/// one stopped gives up, the other goes on and ends by itself (after 2^25 laps, well past
+/// several stop checks), unaffected by the first one's stop.
 #[test]
-fn a_long_sowing_gives_up_when_asked() {
+fn two_long_sowings_stop_independently() {
     let _alone = LONG_RELAYS.lock().unwrap_or_else(|e| e.into_inner());
-    let asker = std::thread::spawn(|| {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        give_up_sowings(true);
-    });
-    let mut pits = Pits::from_slice(&[1, 2, 3]);
+    let (stopped, running) = (StopToken::new(), StopToken::new());
     let never_repeats = Brent {
         power: 1 << 62,
         steps: 0,
     };
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        relay_from(never_repeats, &mut pits, 0, |_, lift| {
-            LapEnd::Relay(lift + 1)
-        })
-    }));
-    asker.join().unwrap();
-    give_up_sowings(false);
-    assert!(r.unwrap_err().is::<SowingAbandoned>());
+    const FINITE: usize = 1 << 25;
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| {
+            let mut pits = Pits::from_slice(&[1, 2, 3]);
+            relay_from(never_repeats, &mut pits, 0, stopped.as_stop(), |_, lift| {
+                LapEnd::Relay(lift + 1)
+            })
+        });
+        let b = s.spawn(|| {
+            let mut pits = Pits::from_slice(&[1, 2, 3]);
+            relay_from(never_repeats, &mut pits, 0, running.as_stop(), |_, lift| {
+                if lift == FINITE {
+                    LapEnd::Stop(lift)
+                } else {
+                    LapEnd::Relay(lift + 1)
+                }
+            })
+        });
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        stopped.stop();
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, Err(SowError::Abandoned));
+    assert_eq!(b, Ok(FINITE));
+    assert!(!running.is_stopped());
 }
