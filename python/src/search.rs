@@ -227,14 +227,23 @@ pub struct SolveResult {
 #[pymethods]
 impl SolveResult {
     fn __repr__(&self) -> String {
+        // Python's spelling of the fields (None, tuples, quoted strings), not Rust's Debug.
+        let opt = |v: Option<i32>| v.map_or("None".to_string(), |v| v.to_string());
+        let pv: Vec<String> = self.pv.iter().map(|m| format!("'{m}'")).collect();
         match (self.complete, self.value) {
             (true, Some(v)) => format!(
-                "SolveResult(value={v:+}, best={:?}, pv={:?}, nodes={})",
-                self.best, self.pv, self.nodes
+                "SolveResult(value={v}, best={:?}, pv=[{}], nodes={})",
+                self.best,
+                pv.join(", "),
+                self.nodes
             ),
             _ => format!(
-                "SolveResult(complete=False, value={:?}, bounds={:?}, best={:?}, nodes={})",
-                self.value, self.bounds, self.best, self.nodes
+                "SolveResult(complete=False, value={}, bounds={}, best={:?}, nodes={})",
+                opt(self.value),
+                self.bounds
+                    .map_or("None".to_string(), |(a, b)| format!("({a}, {b})")),
+                self.best,
+                self.nodes
             ),
         }
     }

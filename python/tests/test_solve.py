@@ -163,3 +163,48 @@ def test_ctrl_c_stops_a_search_within_a_second():
     word, seconds = out.stdout.split()
     assert word == "interrupted"
     assert float(seconds) < 1.5  # the signal at 0.5 s, the search stopped within a second
+
+
+# A Walak-pussa position whose first candidate sows for billions of laps (the library's own
+# test of its stop token): a search of it sits inside one sowing.
+LONG_SOWING = "35,29,33,29/35,35,30,29/0,0/N"
+
+
+def test_time_limit_ends_a_long_sowing_and_not_the_other_search():
+    results = {}
+
+    def stuck():
+        t = time.monotonic()
+        r = mancala.solve(mancala.Position.parse("walak-pussa", LONG_SOWING), threads=1, hash_mb=16, time_limit=0.5)
+        results["stuck"] = (r, time.monotonic() - t)
+
+    def free():
+        results["free"] = mancala.solve(mancala.Position("walak-pussa", holes=5, seeds=3), threads=1, hash_mb=16)
+
+    threads = [threading.Thread(target=stuck), threading.Thread(target=free)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    r, seconds = results["stuck"]
+    assert not r.complete and r.value is None and seconds < 3
+    assert results["free"].complete and results["free"].value == 12  # scripts/signature.sh
+
+
+def test_ctrl_c_ends_a_long_sowing():
+    script = textwrap.dedent(
+        f"""
+        import os, signal, threading, time, mancala
+        p = mancala.Position.parse("walak-pussa", "{LONG_SOWING}")
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            mancala.solve(p, threads=1, hash_mb=16)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted", time.monotonic() - t)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    word, seconds = out.stdout.split()
+    assert word == "interrupted" and float(seconds) < 1.5, out
