@@ -15,7 +15,7 @@ use pyo3::types::PyType;
 /// (`4,4,4,4,4,4/4,4,4,4,4,4/0,0/S`: South's pits in move order, North's, the stores, the side
 /// to move or `-`). Immutable; equal positions compare and hash equal.
 #[pyclass(frozen, eq, hash, module = "mancala", name = "Position")]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyPosition {
     pub(crate) inner: AnyPos,
 }
