@@ -86,6 +86,18 @@ def openspiel_games(n_games=300):
             s.returns()
         dt = time.perf_counter() - t
         results.setdefault(name, []).append((dt / n_games * 1e3, dt / moves * 1e6))
+    # The same random games on mancala.Position directly, without OpenSpiel's Python-game
+    # trampoline (every call into a Python game crosses pybind11 both ways).
+    rng = random.Random(7)
+    moves = 0
+    t = time.perf_counter()
+    for _ in range(n_games):
+        p = mancala.Position("kalah")
+        while not p.is_over:
+            p = p.play(rng.choice(p.legal_moves()))
+            moves += 1
+    dt = time.perf_counter() - t
+    results["Position"] = [(dt / n_games * 1e3, dt / moves * 1e6)]
     for name, rs in results.items():
         per_game = min(r[0] for r in rs)
         per_move = min(r[1] for r in rs)

@@ -153,40 +153,44 @@ class MancalaState(pyspiel.State):
         # Plain values, not the game: OpenSpiel clones a Python state by deepcopy, and a copied
         # game object would lose its Python attributes.
         self._win_returns = game.win_returns
-        self.position = position
-        self._repeated = False
         self._seen = {position} if game.can_cycle else None
+        self._moves = 0
+        self._set(position, repeated=False)
+
+    def _set(self, position: Position, repeated: bool) -> None:
+        # Every question OpenSpiel asks between moves is answered from these fields: each call
+        # into a Python game crosses pybind11 both ways, so the answers are computed once a move.
+        self.position = position
+        self._terminal = position.is_over or repeated or self._moves >= MAX_GAME_LENGTH
+        side = position.to_move
+        self._player = pyspiel.PlayerId.TERMINAL if self._terminal else (0 if side == "S" else 1)
 
     def current_player(self) -> int:
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return 0 if self.position.to_move == "S" else 1
+        return self._player
 
     def _legal_actions(self, player: int) -> List[int]:
-        if self.is_terminal():
+        if self._terminal:
             return []
         return [m - 1 for m in self.position.legal_moves()]
 
     def _apply_action(self, action: int) -> None:
-        before = self.position.seeds_on_board
-        self.position = self.position.play(int(action) + 1)
+        self._moves += 1
+        before = self.position
+        after = before.play(action + 1)
+        repeated = False
         if self._seen is not None:
-            if self.position.seeds_on_board != before:
+            if after.seeds_on_board != before.seeds_on_board:
                 # Seeds only leave the board, so no earlier position can recur.
                 self._seen = set()
-            if self.position in self._seen:
-                self._repeated = True
-            self._seen.add(self.position)
+            repeated = after in self._seen
+            self._seen.add(after)
+        self._set(after, repeated)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"{'SN'[player]}{action + 1}"
 
     def is_terminal(self) -> bool:
-        return (
-            self.position.is_over
-            or self._repeated
-            or self.move_number() >= MAX_GAME_LENGTH
-        )
+        return self._terminal
 
     def margin(self) -> int:
         """South's store minus North's: the final margin once the game is over."""
