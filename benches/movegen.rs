@@ -40,20 +40,36 @@ fn sample<R: Rules>(rules: R, holes: u8, seeds: u8, want: usize) -> Vec<Position
     out
 }
 
+/// Generates and applies every move of `positions`: how many children, and a checksum of the
+/// moves and the children's South stores (so that the work cannot be optimised away).
+fn children<R: Rules>(positions: &[Position<R>]) -> (usize, u32) {
+    let (mut count, mut sum) = (0usize, 0u32);
+    for p in positions {
+        p.for_each_child(|m, q| {
+            count += 1;
+            sum = sum.wrapping_add(m.0 as u32 + q.score()[0]);
+        });
+    }
+    (count, sum)
+}
+
 fn bench_game<R: Rules>(c: &mut Criterion, name: &str, rules: R, holes: u8, seeds: u8) {
     let positions = sample(rules, holes, seeds, 2000);
     let moves: usize = positions.iter().map(|p| p.legal_moves().len()).sum();
+    // What is measured is right: one child per legal move (the two move generators agree), and
+    // every iteration does the same work with the same result.
+    let first = children(&positions);
+    assert_eq!(
+        first.0, moves,
+        "{name}: for_each_child and legal_moves disagree"
+    );
     let mut g = c.benchmark_group("movegen");
     g.throughput(Throughput::Elements(moves as u64));
     g.bench_function(name, |b| {
         b.iter(|| {
-            let mut n = 0u32;
-            for p in &positions {
-                p.for_each_child(|m, q| {
-                    n = n.wrapping_add(m.0 as u32 + q.score()[0]);
-                });
-            }
-            black_box(n)
+            let r = children(black_box(&positions));
+            assert_eq!(r, first, "{name}: a run gave another result");
+            r
         })
     });
     g.finish();

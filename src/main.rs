@@ -18,10 +18,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<cli::engine::Interrupted>().is_some() {
-                return ExitCode::from(cli::engine::INTERRUPTED_EXIT);
-            }
-            ExitCode::FAILURE
+            ExitCode::from(mancala_cli::exit::status_of(&e))
         }
     }
 }

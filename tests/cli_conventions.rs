@@ -47,7 +47,7 @@ fn version_names_the_crate_version() {
         "{v}"
     );
     // Built from this checkout (tests run from one), so the commit is there too.
-    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.git")).exists() {
+    if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.git")).exists() {
         assert!(v.contains("(git "), "{v}");
     }
 }

@@ -4,7 +4,7 @@
 use crate::util::mancala;
 use mancala::reference_values::{Expected, KALAH};
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Kalah(6,4): seconds of search on any machine, far past the limits below.
 const LONG: [&str; 3] = ["kalah", "--threads", "1"];
@@ -71,6 +71,9 @@ fn a_timed_out_analysis_keeps_the_moves_it_valued() {
     assert!(o.status.success());
     let full: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let value = full["value"].as_i64().unwrap();
+    // A limit may come after the analysis ended (then the output is the full one), but not all
+    // of them: 1 ms is less than setting up the search takes, so that run at least was stopped.
+    let mut stopped = 0;
     for limit in ["0.001", "0.02", "0.05", "0.1"] {
         let o = mancala(&[&args[..], &["--time-limit", limit]].concat());
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -84,6 +87,8 @@ fn a_timed_out_analysis_keeps_the_moves_it_valued() {
         }
         assert_eq!(o.status.code(), Some(124));
         assert_eq!(v["complete"], false);
+        assert_eq!(v["stopped"], "time-limit");
+        stopped += 1;
         let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
         assert!(lo <= value && value <= hi, "{value} not in [{lo}, {hi}]");
         let moves = v["moves"].as_array().unwrap();
@@ -103,6 +108,7 @@ fn a_timed_out_analysis_keeps_the_moves_it_valued() {
             }
         }
     }
+    assert!(stopped > 0, "no time limit stopped the analysis");
 }
 
 #[test]
@@ -113,7 +119,9 @@ fn ctrl_c_prints_proven_bounds_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    // The signal goes once the handler is installed (before that it would kill the process, and
+    // the test would measure its start-up time): /proc says which signals a process catches.
+    wait_until_it_catches_sigint(child.id());
     let kill = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -130,4 +138,25 @@ fn ctrl_c_prints_proven_bounds_and_exits_130() {
     assert_eq!(v["complete"], false);
     assert_eq!(v["stopped"], "interrupt");
     assert!(v["lower"].as_i64().unwrap() <= v["upper"].as_i64().unwrap());
+}
+
+/// Waits until process `pid` catches SIGINT (bit 1 of `SigCgt` in /proc/PID/status).
+fn wait_until_it_catches_sigint(pid: u32) {
+    let started = Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+            .unwrap();
+        if caught & (1 << 1) != 0 {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "mancala never installed its SIGINT handler"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }

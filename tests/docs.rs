@@ -7,6 +7,10 @@
 fn command_examples_in_the_docs() {
     // Tables go to a fresh directory, not the user's cache: the examples use the default one.
     let dir = crate::util::temp_dir("docs-tables");
+    // The examples name files from the repository's root (`--batch tests/data/...`), where a
+    // reader runs them; the tests run from `cli/` (the package that owns the binary), and no
+    // test reads a relative path but these examples.
+    std::env::set_current_dir(crate::util::repo()).unwrap();
     trycmd::TestCases::new()
         .register_bin(
             "mancala",

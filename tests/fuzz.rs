@@ -5,7 +5,7 @@
 //! Budgets (cases per run, fixed seed): notation 10,000; moves in process 2,000 and through the
 //! CLI 300; tables 4,000 (bit flips, truncations, extensions, crafted headers and crafted payloads
 //! with recomputed checksums, each read from memory, from a file and from a mapping). Together
-//! they take a few seconds in the test-release profile.
+//! they take a few seconds in the release profile.
 
 use crate::util::{mancala, Position, Setup};
 use mancala::endgame::{table_id, MancalaIndexer};

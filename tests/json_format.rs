@@ -120,7 +120,7 @@ use crate::util::{mancala, ok, temp_dir};
 use std::path::PathBuf;
 
 fn schema_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/json.schema.json")
+    crate::util::repo().join("docs/json.schema.json")
 }
 
 /// The committed schema (read at run time, so that an `UPDATE_SCHEMA=1` run validates against
@@ -191,7 +191,7 @@ fn schema_is_up_to_date_with_the_output_types() {
         let show = |t: &str| t.lines().skip(first).take(5).collect::<Vec<_>>().join("\n");
         panic!(
             "docs/json.schema.json is stale (first difference at line {}):\n--- committed\n{}\n+++ generated\n{}\n\
-             Update it with: UPDATE_SCHEMA=1 cargo test --profile test-release --test integration json_format::schema",
+             Update it with: UPDATE_SCHEMA=1 cargo test --release --test integration json_format::schema",
             first + 1,
             show(&committed),
             show(&generated)

@@ -672,7 +672,7 @@ fn search_equals_brute_force_on_round<R: Pair>(rules: R, text: &str) {
 }
 
 proptest! {
-    // 64 cases each: about 2 s per test in the test-release profile.
+    // 64 cases each: about 2 s per test in the release profile.
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]

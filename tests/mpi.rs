@@ -3,7 +3,7 @@
 //! rank with an error, leaves only complete layers, and resumes to the same files; ranks with
 //! different arguments, and a start without `mpirun`, behave as docs/scale-out.md says.
 //!
-//! Needs the feature `mpi` (`cargo test --profile test-release --features mpi --test mpi`) and
+//! Needs the feature `mpi` (`cargo test --release --features mpi --test mpi`) and
 //! `mpirun` on the PATH; without `mpirun` every test says so and passes without running.
 
 use std::path::{Path, PathBuf};
@@ -564,4 +564,57 @@ fn kill_the_second_rank(job: &mut std::process::Child) {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(!status.success(), "a job with a dead rank succeeded");
+}
+
+/// `mancala-mpi solve --json`: one object on rank 0, valid against docs/json.schema.json (as a
+/// `solve_mpi` and as any output), with `mancala solve`'s value and best moves and the same
+/// counters as the text's last line.
+#[test]
+fn mpi_solve_json_validates_against_the_schema() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let game = ["kalah", "--holes", "4", "--seeds", "3"];
+    let (value, best) = single_solve(&game);
+    let mut args = vec!["solve"];
+    args.extend_from_slice(&game);
+    args.extend_from_slice(&["--threads", "1", "--hash-mb", "64", "--json"]);
+    let out = ok(mpirun(2, &args), "mancala-mpi solve --json on 2 ranks");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "one object, from rank 0 alone:\n{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/json.schema.json");
+    let root: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let as_def = serde_json::json!({
+        "$schema": root["$schema"],
+        "$ref": "#/$defs/solve_mpi",
+        "$defs": root["$defs"],
+    });
+    for schema in [&as_def, &root] {
+        let validator = jsonschema::validator_for(schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{v}\n{errors:?}");
+    }
+    assert_eq!(v["command"], "solve");
+    assert_eq!(v["game"], "kalah");
+    assert_eq!(v["holes"], 4);
+    assert_eq!(v["value"].as_i64(), Some(value));
+    let got: Vec<u64> = v["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_u64().unwrap())
+        .collect();
+    assert_eq!(got, best);
+    assert_eq!(v["ranks"], 2);
+    let jobs = &v["jobs"];
+    let n = |k: &str| jobs[k].as_u64().unwrap();
+    assert_eq!(n("issued"), n("finished") + n("cancelled"), "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
 }

@@ -20,6 +20,13 @@ pub(crate) use mancala::Position;
 // ---------------------------------------------------------------------------------------------
 // The command line
 
+/// The repository's root: these tests belong to `cli/` (package `mancala-cli`, which owns the
+/// binaries), whose manifest directory is one below it.
+pub(crate) fn repo() -> PathBuf {
+    let cli = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    cli.parent().map_or(cli.clone(), |p| p.to_path_buf())
+}
+
 /// Runs the `mancala` binary.
 pub(crate) fn mancala(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mancala"))

@@ -105,7 +105,7 @@ pub(super) fn run<R: Rules>(
         return Ok(ExitCode::FAILURE);
     };
     let mut cfg = search.config(&root)?;
-    cfg.stop = Some(engine::interrupt_flag());
+    cfg.stop = Some(mancala_cli::signal::flag());
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, &root))
@@ -137,9 +137,7 @@ pub(super) fn run<R: Rules>(
                         head: json::PositionHead::of("solve", p),
                         line: *n,
                         complete: true,
-                        value,
-                        winner: json::Winner::of(value),
-                        best: r.best.iter().map(|m| m.0).collect(),
+                        verdict: json::Verdict::new(value, r.best.iter().map(|m| m.0).collect()),
                         pv: move_list::marked_json(p, &r.pv),
                         nodes: r.nodes,
                     }
@@ -162,9 +160,7 @@ pub(super) fn run<R: Rules>(
                         head: json::PositionHead::of("analyze", p),
                         line: *n,
                         complete: true,
-                        value,
-                        winner: json::Winner::of(value),
-                        best,
+                        verdict: json::Verdict::new(value, best),
                         moves: json::MoveValue::list(&finals),
                     }
                 })
@@ -175,7 +171,7 @@ pub(super) fn run<R: Rules>(
             Err(SearchError::Interrupted) => {
                 out.flush()?;
                 eprintln!("interrupted at line {n}: the lines before it are done");
-                return Ok(ExitCode::from(solve::EXIT_INTERRUPTED));
+                return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
             }
             Err(e) => return Err(engine::search_error(e)),
         }

@@ -1,6 +1,7 @@
 //! The one setup layer of every subcommand that computes: threads, the transposition table's
-//! size, memory checks, endgame tables for a search, the Ctrl-C flag and deadlines. Each rule is
-//! written here once, so `solve`, `analyze`, `verify` and `tables` validate alike.
+//! size, memory checks, endgame tables for a search. Each rule is written here once, so `solve`,
+//! `analyze`, `verify` and `tables` validate alike. (Ctrl-C and deadlines: the watcher,
+//! [`mancala_cli::watch`].)
 
 use anyhow::{anyhow, bail, Context, Result};
 use mancala::endgame::{open_for_search, MancalaIndexer};
@@ -8,24 +9,11 @@ use mancala::rules::Rules;
 use mancala::Position;
 use solver::search::SearchError;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, OnceLock};
-use std::time::{Duration, Instant};
 use tables::Tablebase;
 
-/// The most threads any subcommand accepts.
-const MAX_THREADS: usize = 1024;
-
-/// `--threads`: at least 1, at most [`MAX_THREADS`]; all cores when not given.
+/// `--threads`: at least 1, at most [`mancala_cli::args::MAX_THREADS`]; all cores when not given.
 pub fn threads(asked: Option<usize>) -> Result<usize> {
-    match asked {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) if t > MAX_THREADS => {
-            bail!("--threads {t} is more than this program supports ({MAX_THREADS})")
-        }
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
+    Ok(mancala_cli::args::threads(asked)?)
 }
 
 /// MemAvailable from /proc/meminfo, in bytes, when the system says.
@@ -108,128 +96,6 @@ pub fn tt_bytes<G: solver::Game>(root: &G, bytes: u64) -> usize {
     usize::try_from((bytes as u128).min(useful)).unwrap_or(usize::MAX)
 }
 
-/// The exit status of a command stopped by SIGINT, SIGTERM or SIGHUP: 130, the shell's 128 + 2
-/// for SIGINT, whichever of them it was (README "Exit status").
-pub const INTERRUPTED_EXIT: u8 = 130;
-
-/// The error of a command stopped by a signal; `main` exits with [`INTERRUPTED_EXIT`] for it.
-#[derive(Debug)]
-pub struct Interrupted(pub String);
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted: {}", self.0)
-    }
-}
-
-impl std::error::Error for Interrupted {}
-
-/// A flag raised by Ctrl-C, SIGTERM or SIGHUP (the handler is installed once per process), so a
-/// long job ends with a message instead of a kill. A second signal ends the process at once (with
-/// a message, [`INTERRUPTED_EXIT`], and no table file half-written) when the job does not stop.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        // If a handler cannot be installed, a signal simply kills the process as usual.
-        let _ = ctrlc::set_handler(move || {
-            if f.swap(true, Ordering::Relaxed) {
-                exit_interrupted("stopped by a second signal");
-            }
-        });
-        flag
-    })
-    .clone()
-}
-
-/// Removes the temporary files of table writes in progress, says why on stderr, and exits with
-/// [`INTERRUPTED_EXIT`].
-fn exit_interrupted(what: &str) -> ! {
-    tables::atomic::abandon_writes();
-    eprintln!("error: {}", Interrupted(what.to_string()));
-    std::process::exit(INTERRUPTED_EXIT.into())
-}
-
-/// Whether Ctrl-C has been pressed.
-pub fn interrupted() -> bool {
-    interrupt_flag().load(Ordering::Relaxed)
-}
-
-/// Runs `work`, which does not look at the interrupt flag (a table build's layer, a sowing of
-/// billions of laps), so that a signal still stops it: a watcher thread exits the process with a
-/// message saying `what` was stopped (after removing any half-written table file). With
-/// `progress`, the watcher also shows on stderr, after a second, that the work is still going.
-pub fn interruptible<T>(what: &str, progress: bool, work: impl FnOnce() -> T) -> T {
-    let interrupt = interrupt_flag();
-    let started = Instant::now();
-    let (tx, rx) = mpsc::channel::<()>();
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            let mut bar: Option<indicatif::ProgressBar> = None;
-            loop {
-                if interrupt.load(Ordering::Relaxed) {
-                    if let Some(b) = &bar {
-                        b.finish_and_clear();
-                    }
-                    exit_interrupted(&format!("{what} was stopped before it finished"));
-                }
-                if progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-                    let b = indicatif::ProgressBar::new_spinner();
-                    b.set_message(format!("{what}… (Ctrl-C stops it)"));
-                    b.enable_steady_tick(Duration::from_millis(200));
-                    bar = Some(b);
-                }
-                match rx.recv_timeout(Duration::from_millis(50)) {
-                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                    _ => {
-                        if let Some(b) = &bar {
-                            b.finish_and_clear();
-                        }
-                        return;
-                    }
-                }
-            }
-        });
-        let r = work();
-        drop(tx);
-        r
-    })
-}
-
-/// Runs `work` while a timer thread raises `stop` at the deadline, or when Ctrl-C is pressed.
-/// `work` must look at `stop` (a search's stop flag; it reaches the sowings inside the search
-/// too, [`mancala::stop`]), so it returns soon after, with what it had finished.
-pub fn with_deadline<T>(
-    limit: Option<Duration>,
-    stop: &Arc<AtomicBool>,
-    work: impl FnOnce() -> T,
-) -> T {
-    let interrupt = interrupt_flag();
-    let started = Instant::now();
-    let (tx, rx) = mpsc::channel::<()>();
-    std::thread::scope(|s| {
-        let stop = stop.clone();
-        s.spawn(move || loop {
-            let left = limit.map(|l| l.saturating_sub(started.elapsed()));
-            if left == Some(Duration::ZERO) || interrupt.load(Ordering::Relaxed) {
-                stop.store(true, Ordering::Relaxed);
-                return;
-            }
-            let wait = left.map_or(Duration::from_millis(50), |l| {
-                l.min(Duration::from_millis(50))
-            });
-            match rx.recv_timeout(wait) {
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                _ => return,
-            }
-        });
-        let r = work();
-        drop(tx);
-        r
-    })
-}
-
 /// The endgame tables in `dir` (`--tables DIR`) for a search from `p`, every layer checked.
 pub fn tables_for_search<R: Rules>(
     dir: &Path,
@@ -265,7 +131,7 @@ pub fn tables_dir_exists(dir: &Path) -> Result<()> {
 /// A search error as the user should read it: what happened and what to do.
 pub fn search_error(e: SearchError) -> anyhow::Error {
     match e {
-        SearchError::Interrupted => anyhow::Error::new(Interrupted(
+        SearchError::Interrupted => anyhow::Error::new(mancala_cli::exit::Interrupted(
             "the search was stopped before it finished (no value)".into(),
         )),
         // Beyond the wide entry's reach (keys of 2^100 per table bucket): the table size only

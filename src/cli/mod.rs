@@ -5,15 +5,12 @@
 
 mod batch;
 mod draw;
-pub(crate) mod engine;
+mod engine;
 mod generate;
 mod interactive;
-mod json;
 mod match_cmd;
 mod move_list;
 mod play;
-mod report;
-mod rule_args;
 mod solve;
 mod tables;
 mod verify;
@@ -26,7 +23,10 @@ use mancala::variant::Variant;
 use mancala::Position;
 
 use draw::draw;
-use rule_args::RuleArgs;
+pub(crate) use mancala_cli::args::{parse_game, RuleArgs};
+use mancala_cli::watch::{OnSignal, Spinner, Watcher};
+pub(crate) use mancala_cli::{json, report};
+use std::time::Duration;
 
 /// `--version`: the crate version, and the git commit when built from a checkout (`build.rs`).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("MANCALA_VERSION_SUFFIX"));
@@ -128,10 +128,6 @@ struct MovesArgs {
     json: bool,
 }
 
-fn parse_game(s: &str) -> Result<GameKind, String> {
-    s.parse()
-}
-
 impl PositionArgs {
     /// The game with its options.
     pub fn variant(&self) -> Result<Variant> {
@@ -148,15 +144,7 @@ impl PositionArgs {
     /// `--position`, or the start of `--holes` × `--seeds`, before `--moves`.
     fn base_position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
         let kind = R::KIND;
-        let (min, max) = kind.holes_range();
-        if let Some(h) = self.holes {
-            if h < min as u32 || h > max as u32 {
-                bail!(
-                    "{} is played with {min} to {max} holes per row, not {h}",
-                    kind.name()
-                );
-            }
-        }
+        let holes = mancala_cli::args::holes(kind, self.holes)?;
         if let Some(text) = &self.position {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
@@ -193,16 +181,7 @@ impl PositionArgs {
             return Position::from_round_setup(rules, &round)
                 .with_context(|| format!("invalid --position '{text}'"));
         }
-        let holes = self.holes.map_or(kind.default_holes(), |h| h as u8);
-        let (smin, smax) = kind.seeds_range(holes);
-        let seeds = match self.seeds {
-            None => kind.default_seeds(holes),
-            Some(s) if s >= smin as u32 && s <= smax as u32 => s as u8,
-            Some(s) => bail!(
-                "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
-                kind.name()
-            ),
-        };
+        let seeds = mancala_cli::args::seeds(kind, holes, self.seeds)?;
         Ok(Position::start(rules, holes, seeds)?)
     }
 }
@@ -214,11 +193,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         // still at it on a terminal, and stop on a signal.
         Command::Show(a) => {
             let v = a.variant()?;
-            engine::interruptible(
-                "sowing",
-                sows_visibly(),
-                || mancala::with_rules!(v, r => play::show(&a, r)),
-            )
+            sowing(|| mancala::with_rules!(v, r => play::show(&a, r)))
         }
         Command::Play(a) if a.interactive.interactive => {
             let v = a.pos.variant()?;
@@ -226,19 +201,11 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         }
         Command::Play(a) => {
             let v = a.pos.variant()?;
-            engine::interruptible(
-                "sowing",
-                sows_visibly(),
-                || mancala::with_rules!(v, r => play::play(&a.pos, r, a.json)),
-            )
+            sowing(|| mancala::with_rules!(v, r => play::play(&a.pos, r, a.json)))
         }
         Command::Moves(a) => {
             let v = a.pos.variant()?;
-            engine::interruptible(
-                "sowing",
-                sows_visibly(),
-                || mancala::with_rules!(v, r => play::moves(&a.pos, r, a.json)),
-            )
+            sowing(|| mancala::with_rules!(v, r => play::moves(&a.pos, r, a.json)))
         }
         Command::Solve(a) => {
             let v = a.pos.variant()?;
@@ -276,8 +243,16 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
     }
 }
 
-/// Whether a long sowing shows a spinner: when stderr is a terminal.
-fn sows_visibly() -> bool {
-    use std::io::IsTerminal;
-    std::io::stderr().is_terminal()
+/// Runs `work`, a sowing that can run billions of laps (docs/rules.md §2.9) without looking at a
+/// stop flag: after a second a spinner on a terminal shows that it is still at it, and a signal
+/// ends the process with a message.
+fn sowing<T>(work: impl FnOnce() -> T) -> T {
+    Watcher::new("sowing", OnSignal::Exit)
+        .spinner(
+            true,
+            Spinner::new(Duration::from_secs(1), |_| {
+                "sowing… (Ctrl-C stops it)".to_string()
+            }),
+        )
+        .run(work)
 }

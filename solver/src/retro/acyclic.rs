@@ -132,6 +132,9 @@ impl<I: Indexer, L: Lower + ?Sized> Clone for Cx<'_, I, L> {
 impl<I: Indexer, L: Lower + ?Sized> Copy for Cx<'_, I, L> {}
 
 /// Computes `F` of every slot of an acyclic layer. See the module docs of `retro`.
+///
+/// The single process is the split build's one rank: the same bodies ([`walk_range`],
+/// [`stage_units`]) over the whole layer, so that the two cannot drift apart.
 pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
@@ -140,58 +143,15 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
 ) -> Result<Vec<i16>, AllocError> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
-    let memo: Vec<AtomicI16> = huge_vec(
-        n,
-        || format!("layer {layer}'s values"),
-        || AtomicI16::new(UNKNOWN),
-    )?;
+    let memo = new_memo(layer, n)?;
     if let Some(schedule) = ix.schedule(layer)? {
-        solve_staged(layer, lower, progress, &memo, &*schedule);
-        return Ok(into_values(memo));
+        for stage in 0..schedule.stages() {
+            let units = 0..schedule.units(stage);
+            stage_units::<Uncounted>(layer, lower, &memo, &*schedule, stage, units, progress);
+        }
+    } else {
+        walk_range(ix, layer, lower, &memo, 0..len, progress);
     }
-    let chunks = n.div_ceil(CHUNK);
-    let cx = Cx {
-        ix,
-        layer,
-        lower,
-        memo: &memo,
-    };
-    (0..chunks)
-        .into_par_iter()
-        .for_each_init(Stack::new, |stack, c| {
-            let start = c * CHUNK;
-            let end = (start + CHUNK).min(n);
-            // Roots are filled into the ring in turn; the one filled AHEAD roots ago, in the
-            // frame about to be reused, is walked first.
-            let mut started = 0usize;
-            ix.for_each_position(
-                layer,
-                start as u64..end as u64,
-                &mut |slot| load(&memo, slot) == UNKNOWN,
-                &mut |slot, pos| match pos {
-                    Some(pos) => {
-                        debug_assert_eq!(
-                            ix.index(&pos),
-                            slot,
-                            "position({layer}, {slot}) = {pos:?} indexes elsewhere"
-                        );
-                        let i = started % AHEAD;
-                        if started >= AHEAD {
-                            walk(&cx, stack, i);
-                        }
-                        stack.fill(i, &cx, slot, &pos);
-                        started += 1;
-                    }
-                    None => memo[slot as usize].store(0, Ordering::Relaxed),
-                },
-            );
-            for k in started.saturating_sub(AHEAD)..started {
-                walk(&cx, stack, k % AHEAD);
-            }
-            if let Some(p) = progress {
-                p((end - start) as u64);
-            }
-        });
     Ok(into_values(memo))
 }
 
@@ -199,65 +159,6 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
 struct Pending {
     slot: u64,
     moves: FixedVec<Placed>,
-}
-
-/// Solves a layer stage by stage in the order of a [`Schedule`]: every internal child of a
-/// position lies in an earlier stage, so it is known when the position is evaluated, and each
-/// position is evaluated once. As in the walk, the lookups of a position are started when it
-/// arrives and read [`AHEAD`] positions later.
-fn solve_staged<L: Lower + ?Sized>(
-    layer: u32,
-    lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-    memo: &[AtomicI16],
-    schedule: &dyn Schedule,
-) {
-    let new_ring = || -> Vec<Pending> {
-        (0..AHEAD)
-            .map(|_| Pending {
-                slot: 0,
-                moves: FixedVec::new(),
-            })
-            .collect()
-    };
-    for stage in 0..schedule.stages() {
-        (0..schedule.units(stage))
-            .into_par_iter()
-            .for_each_init(new_ring, |ring, unit| {
-                let mut started = 0usize;
-                let mut visited = 0u64;
-                schedule.for_each(stage, unit, &mut |slot, moves| {
-                    visited += 1;
-                    let Some(moves) = moves else {
-                        memo[slot as usize].store(0, Ordering::Relaxed);
-                        return;
-                    };
-                    let p = &mut ring[started % AHEAD];
-                    if started >= AHEAD {
-                        evaluate(layer, lower, memo, p);
-                    }
-                    p.slot = slot;
-                    p.moves.clear();
-                    for m in moves {
-                        p.moves.push(*m);
-                        if m.layer < layer {
-                            lower.prefetch(m.layer, m.slot);
-                        } else if m.layer != OVER {
-                            crate::memory::prefetch(&memo[m.slot as usize]);
-                        }
-                    }
-                    // The value will be stored there: start fetching the line too.
-                    crate::memory::prefetch(&memo[slot as usize]);
-                    started += 1;
-                });
-                for k in started.saturating_sub(AHEAD)..started {
-                    evaluate(layer, lower, memo, &ring[k % AHEAD]);
-                }
-                if let Some(p) = progress {
-                    p(visited);
-                }
-            });
-    }
 }
 
 /// Computes and stores `F` of a pending position, all of whose children are known.
@@ -375,10 +276,9 @@ fn walk<I: Indexer, L: Lower + ?Sized>(cx: &Cx<'_, I, L>, stack: &mut Stack<I::G
     }
 }
 
-// One rank's share of a layer (`split`): the same work as `solve` and `solve_staged`, over a range
-// of chunks or of one stage's units, into a memo of the whole layer that the ranks complete by
-// exchanging what each computed. The bodies are those of `solve` and `solve_staged`, kept apart
-// so that those stay as they are.
+// The bodies below serve both the single process (`solve`, over the whole layer) and one rank of
+// a split build (`split`, over its share, into a memo of the whole layer that the ranks complete
+// by exchanging what each computed).
 
 /// A memo of `n` slots of layer `layer`, every one not computed yet.
 pub(super) fn new_memo(layer: u32, n: usize) -> Result<Vec<AtomicI16>, AllocError> {
@@ -389,9 +289,9 @@ pub(super) fn new_memo(layer: u32, n: usize) -> Result<Vec<AtomicI16>, AllocErro
     )
 }
 
-/// The walk of `solve` from every slot of `slots` (whole chunks, from a multiple of `CHUNK`) that
-/// is not known yet. It may also compute slots outside the range (descendants): their values are
-/// right, and the caller takes only the range's.
+/// The walk from every slot of `slots` (whole chunks, from a multiple of `CHUNK`) that is not
+/// known yet, in parallel over the chunks. It may also compute slots outside the range
+/// (descendants): their values are right, and a rank takes only its range's.
 pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
@@ -413,6 +313,8 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
         .for_each_init(Stack::new, |stack, c| {
             let start = from + c * CHUNK;
             let end = (start + CHUNK).min(slots.end as usize);
+            // Roots are filled into the ring in turn; the one filled AHEAD roots ago, in the
+            // frame about to be reused, is walked first.
             let mut started = 0usize;
             ix.for_each_position(
                 layer,
@@ -420,6 +322,11 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
                 &mut |slot| load(memo, slot) == UNKNOWN,
                 &mut |slot, pos| match pos {
                     Some(pos) => {
+                        debug_assert_eq!(
+                            ix.index(&pos),
+                            slot,
+                            "position({layer}, {slot}) = {pos:?} indexes elsewhere"
+                        );
                         let i = started % AHEAD;
                         if started >= AHEAD {
                             walk(&cx, stack, i);
@@ -439,18 +346,44 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
         });
 }
 
-/// The units `units` of `stage` of a [`Schedule`], as `solve_staged` solves them (every child
-/// in this layer must be in `memo` already). Returns the slots they hold, unit by unit, in the
-/// order of `units`.
-pub(super) fn stage_units<L: Lower + ?Sized>(
+/// What [`stage_units`] keeps of the slots a unit visits: all of them, in order, for a rank that
+/// sends its values to the others (`Vec<u64>`), or nothing for the single process
+/// ([`Uncounted`]), which would only drop them.
+pub(super) trait Visited: Default + Send {
+    /// Notes that `slot` was visited.
+    fn note(&mut self, slot: u64);
+}
+
+impl Visited for Vec<u64> {
+    #[inline]
+    fn note(&mut self, slot: u64) {
+        self.push(slot);
+    }
+}
+
+/// Keeps nothing (a zero-sized record: collecting a unit's costs no allocation).
+#[derive(Default)]
+pub(super) struct Uncounted;
+
+impl Visited for Uncounted {
+    #[inline]
+    fn note(&mut self, _: u64) {}
+}
+
+/// Solves the units `units` of `stage` of a [`Schedule`], in parallel: every internal child of a
+/// position lies in an earlier stage, so it is in `memo` already when the position is evaluated,
+/// and each position is evaluated once. As in the walk, the lookups of a position are started
+/// when it arrives and read [`AHEAD`] positions later. Returns what `V` kept of each unit's
+/// slots, in the order of `units`.
+pub(super) fn stage_units<V: Visited>(
     layer: u32,
-    lower: &L,
+    lower: &(impl Lower + ?Sized),
     memo: &[AtomicI16],
     schedule: &dyn Schedule,
     stage: usize,
     units: std::ops::Range<usize>,
     progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<Vec<u64>> {
+) -> Vec<V> {
     let new_ring = || -> Vec<Pending> {
         (0..AHEAD)
             .map(|_| Pending {
@@ -463,9 +396,11 @@ pub(super) fn stage_units<L: Lower + ?Sized>(
         .into_par_iter()
         .map_init(new_ring, |ring, unit| {
             let mut started = 0usize;
-            let mut slots = Vec::new();
+            let mut visited = 0u64;
+            let mut kept = V::default();
             schedule.for_each(stage, unit, &mut |slot, moves| {
-                slots.push(slot);
+                visited += 1;
+                kept.note(slot);
                 let Some(moves) = moves else {
                     memo[slot as usize].store(0, Ordering::Relaxed);
                     return;
@@ -484,6 +419,7 @@ pub(super) fn stage_units<L: Lower + ?Sized>(
                         crate::memory::prefetch(&memo[m.slot as usize]);
                     }
                 }
+                // The value will be stored there: start fetching the line too.
                 crate::memory::prefetch(&memo[slot as usize]);
                 started += 1;
             });
@@ -491,9 +427,9 @@ pub(super) fn stage_units<L: Lower + ?Sized>(
                 evaluate(layer, lower, memo, &ring[k % AHEAD]);
             }
             if let Some(p) = progress {
-                p(slots.len() as u64);
+                p(visited);
             }
-            slots
+            kept
         })
         .collect()
 }

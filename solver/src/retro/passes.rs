@@ -109,14 +109,35 @@ impl Internal {
 }
 
 /// Computes `F` of every slot of a layer that may contain cycles.
+///
+/// The single process is the split build's one rank: the same passes ([`first_pass_range`],
+/// [`later_pass_range`]) over the whole layer, so that the two cannot drift apart.
 pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Result<Vec<i16>, AllocError> {
-    let len = ix.layer_len(layer);
-    let n = usize::try_from(len).expect("a layer that fits in memory");
+    let n = usize::try_from(ix.layer_len(layer)).expect("a layer that fits in memory");
+    let st = new_state(layer, n)?;
+    let mut best: Vec<i16> = huge_vec(n, || format!("layer {layer}'s best exits"), || 0i16)?;
+    // Pass 1 looks the lower layers up once and keeps each slot's best exit, so that the later
+    // passes, until one changes nothing, only look inside the layer.
+    first_pass_range(ix, layer, lower, &st, &mut best, 0, progress);
+    while later_pass_range(ix, layer, &st, &best, 0) != 0 {}
+    drop(best);
+    Ok(st.into_values())
+}
+
+// The passes below serve both the single process (`solve`, over the whole layer) and one rank of
+// a split build (`split`): every rank holds the values and live bits of the whole layer, updates
+// its own slots in place, and reads the others' slots as the last exchange left them. Values read
+// that way are at or below the fixpoint, so the argument of the module docs holds as it is (see
+// `split::solve_cyclic`).
+
+/// The state of layer `layer`, of `n` slots, before the first pass: every value 0, every slot
+/// live.
+pub(super) fn new_state(layer: u32, n: usize) -> Result<State, AllocError> {
     let words = n.div_ceil(64);
     let mut live = try_vec(words, || format!("layer {layer}'s live bits"))?;
     live.par_extend((0..words).into_par_iter().map(|w| {
@@ -127,136 +148,13 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
             (1 << bits) - 1
         })
     }));
-    let st = State {
-        value: huge_vec(
-            n,
-            || format!("layer {layer}'s values"),
-            || AtomicI16::new(0),
-        )?,
-        live,
-    };
-    let mut best: Vec<i16> = huge_vec(n, || format!("layer {layer}'s best exits"), || 0i16)?;
-
-    // Pass 1: every slot's children, with the lower layers looked up once; the best exit is kept
-    // for the later passes, which then only look inside the layer.
-    best.par_chunks_mut(CHUNK)
-        .enumerate()
-        .for_each(|(c, chunk)| {
-            let mut kids = Children::new();
-            let base = (c * CHUNK) as u64;
-            ix.for_each_position(
-                layer,
-                base..base + chunk.len() as u64,
-                &mut |_| true,
-                &mut |slot, pos| {
-                    let Some(pos) = pos else {
-                        st.set(slot, 0, true);
-                        return;
-                    };
-                    debug_assert_eq!(
-                        ix.index(&pos),
-                        slot,
-                        "position({layer}, {slot}) = {pos:?} indexes elsewhere"
-                    );
-                    kids.clear();
-                    pos.children(&mut kids);
-                    if kids.is_empty() {
-                        st.set(slot, 0, true); // game over: F = 0
-                        return;
-                    }
-                    let mut exit = i32::MIN;
-                    let mut int = Internal::new();
-                    for ch in kids.as_slice() {
-                        match classify(ch, layer, lower, || ix.index(&ch.next)) {
-                            Edge::Exit(v) => exit = exit.max(v),
-                            Edge::Internal => {
-                                let t = ix.index(&ch.next);
-                                debug_assert!(t < len, "slot {t} out of range in layer {layer}");
-                                int.add(&st, ch, t);
-                            }
-                        }
-                    }
-                    chunk[(slot - base) as usize] = if exit == i32::MIN {
-                        NO_EXIT
-                    } else {
-                        to_entry(exit)
-                    };
-                    let (v, fin) = int.value(exit);
-                    st.set(slot, v, fin);
-                },
-            );
-            if let Some(p) = progress {
-                p(chunk.len() as u64);
-            }
-        });
-
-    // Later passes: the live slots again, until a pass changes nothing.
-    loop {
-        let changed: u64 = best
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let base = (c * CHUNK) as u64;
-                let mut kids = Children::new();
-                let mut changed = 0u64;
-                ix.for_each_position(
-                    layer,
-                    base..base + chunk.len() as u64,
-                    &mut |slot| st.is_live(slot),
-                    &mut |slot, pos| {
-                        let pos = pos.expect("a live slot holds a position");
-                        kids.clear();
-                        pos.children(&mut kids);
-                        let mut int = Internal::new();
-                        for ch in kids.as_slice() {
-                            if ch.next.layer() == layer && !ch.next.is_over() {
-                                int.add(&st, ch, ix.index(&ch.next));
-                            }
-                        }
-                        let e = chunk[(slot - base) as usize];
-                        let exit = if e == NO_EXIT { i32::MIN } else { i32::from(e) };
-                        let (v, fin) = int.value(exit);
-                        changed += u64::from(st.set(slot, v, fin));
-                    },
-                );
-                changed
-            })
-            .sum();
-        if changed == 0 {
-            break;
-        }
-    }
-    drop(best);
-    Ok(into_values(st.value))
-}
-
-// The same passes over one rank's share of the layer (`split`): every rank holds the values and
-// live bits of the whole layer, updates its own slots in place, and reads the others' slots as the
-// last exchange left them. Values read that way are at or below the fixpoint, so the argument of
-// the module docs holds as it is (see `split::solve_cyclic`); the bodies are those of `solve`,
-// offset by the share's first slot, kept apart so that `solve` stays as it is.
-
-/// The state of layer `layer`, of `n` slots, before the first pass: every value 0, every slot
-/// live.
-pub(super) fn new_state(layer: u32, n: usize) -> Result<State, AllocError> {
-    let words = n.div_ceil(64);
     Ok(State {
         value: huge_vec(
             n,
             || format!("layer {layer}'s values"),
             || AtomicI16::new(0),
         )?,
-        live: (0..words)
-            .into_par_iter()
-            .map(|w| {
-                let bits = n - w * 64;
-                AtomicU64::new(if bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1 << bits) - 1
-                })
-            })
-            .collect(),
+        live,
     })
 }
 
@@ -277,8 +175,9 @@ impl State {
     }
 }
 
-/// Pass 1 of `solve` over the slots `from..from + best.len()` (`from` a multiple of `CHUNK`):
-/// stores their best exits in `best` and their first values in `st`.
+/// Pass 1 over the slots `from..from + best.len()` (`from` a multiple of `CHUNK`): every slot's
+/// children, with the lower layers looked up once; stores the slots' best exits in `best` and
+/// their first values in `st`.
 pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
@@ -303,10 +202,15 @@ pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
                         st.set(slot, 0, true);
                         return;
                     };
+                    debug_assert_eq!(
+                        ix.index(&pos),
+                        slot,
+                        "position({layer}, {slot}) = {pos:?} indexes elsewhere"
+                    );
                     kids.clear();
                     pos.children(&mut kids);
                     if kids.is_empty() {
-                        st.set(slot, 0, true);
+                        st.set(slot, 0, true); // game over: F = 0
                         return;
                     }
                     let mut exit = i32::MIN;
@@ -336,7 +240,7 @@ pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
         });
 }
 
-/// A later pass of `solve` over the live slots of `from..from + best.len()`; returns how many
+/// A later pass over the live slots of `from..from + best.len()`; returns how many
 /// values changed.
 pub(super) fn later_pass_range<I: Indexer>(
     ix: &I,

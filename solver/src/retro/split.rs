@@ -111,8 +111,9 @@ pub fn solve_layer_split<I: Indexer, L: Lower + ?Sized, C: Collective + ?Sized>(
         let memo = acyclic::new_memo(layer, n)?;
         for stage in 0..schedule.stages() {
             let units = unit_range(schedule.units(stage), group.ranks(), group.rank());
-            let slots =
-                acyclic::stage_units(layer, lower, &memo, &*schedule, stage, units, progress);
+            let slots = acyclic::stage_units::<Vec<u64>>(
+                layer, lower, &memo, &*schedule, stage, units, progress,
+            );
             let mine: Vec<u8> = slots
                 .par_iter()
                 .flat_map_iter(|unit| {

@@ -15,6 +15,9 @@ pub enum TtError {
         requested_bytes: usize,
         /// The smallest table size, in bytes, whose wide entries hold these keys.
         min_bytes: u128,
+        /// The bits of the wide entry's quotient field (carried here, not imported, so that this
+        /// module depends on no table module).
+        quotient_bits: u32,
     },
     /// The game's stake exceeds what the value fields can hold.
     StakeTooLarge {
@@ -37,12 +40,12 @@ impl fmt::Display for TtError {
                 key_bound,
                 requested_bytes,
                 min_bytes,
+                quotient_bits,
             } => write!(
                 f,
                 "transposition table of {requested_bytes} bytes is too small for exact keys below \
-                 {key_bound}: the key quotient would not fit the wide entry's {} bits; use at \
-                 least {min_bytes} bytes",
-                super::wide::QUOTIENT_BITS
+                 {key_bound}: the key quotient would not fit the wide entry's {quotient_bits} \
+                 bits; use at least {min_bytes} bytes"
             ),
             TtError::StakeTooLarge { stake, max } => write!(
                 f,

@@ -119,6 +119,7 @@ impl TranspositionTable {
                 key_bound,
                 requested_bytes: bytes,
                 min_bytes: min_n * Table::<Wide>::BUCKET_BYTES as u128,
+                quotient_bits: wide::QUOTIENT_BITS,
             });
         }
         Ok(Self {

@@ -2,15 +2,12 @@
 //! distributed, with the same names and meanings (docs/cli.md), and the check that every rank was
 //! given the same ones.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use mancala::rules::GameKind;
 use mancala::variant::Variant;
+use mancala_cli::args::{parse_game, GameArgs, RuleArgs};
 use std::path::PathBuf;
-
-#[path = "../../cli/rule_args.rs"]
-mod rule_args;
-pub use rule_args::RuleArgs;
 
 /// `mancala` on MPI: commands split over the ranks of `mpirun` (docs/scale-out.md).
 #[derive(Parser, Debug)]
@@ -60,6 +57,9 @@ pub struct SolveArgs {
     /// same journal does not solve them again.
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
+    /// Print one JSON object on rank 0 (docs/json.md, `solve_mpi`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl SolveArgs {
@@ -83,14 +83,8 @@ pub enum TablesCommand {
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
-    #[arg(value_parser = parse_game)]
-    pub game: GameKind,
-    /// Holes per row (default: the game's standard board).
-    #[arg(long)]
-    pub holes: Option<u32>,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub game: GameArgs,
     /// The largest number of seeds on the board to cover.
     #[arg(long, value_name = "K")]
     pub max_seeds: u32,
@@ -107,30 +101,6 @@ pub struct BuildArgs {
     /// Print the entries and the memory each rank needs, and build nothing.
     #[arg(long)]
     pub dry_run: bool,
-}
-
-impl BuildArgs {
-    /// The game with its options.
-    pub fn variant(&self) -> Result<Variant> {
-        self.rules.variant(self.game)
-    }
-
-    /// The holes per row, checked against the game's range.
-    pub fn holes(&self) -> Result<u8> {
-        let (min, max) = self.game.holes_range();
-        match self.holes {
-            None => Ok(self.game.default_holes()),
-            Some(h) if h >= min as u32 && h <= max as u32 => Ok(h as u8),
-            Some(h) => bail!(
-                "{} is played with {min} to {max} holes per row, not {h}",
-                self.game.name()
-            ),
-        }
-    }
-}
-
-fn parse_game(s: &str) -> Result<GameKind, String> {
-    s.parse()
 }
 
 /// A checksum of the arguments (the program's name left out, so that ranks may start it from

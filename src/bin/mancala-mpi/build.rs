@@ -14,8 +14,8 @@ use tables::{BuildOptions, Table};
 
 /// Runs the build on every rank.
 pub fn run(a: &BuildArgs, world: &World) -> Result<()> {
-    let v = a.variant()?;
-    let holes = a.holes()?;
+    let v = a.game.variant()?;
+    let holes = a.game.holes()?;
     mancala::with_rules!(v, r => build(a, r, holes, world))
 }
 
@@ -32,11 +32,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8, world: &World) -> Result<
     let dir = a.dir.clone().unwrap_or_else(default_dir);
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    let threads = match a.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = mancala_cli::args::threads(a.threads)?;
     // The split solve runs on the global pool (its collectives are called from the thread that
     // calls it, which MPI's serialised threading allows).
     rayon::ThreadPoolBuilder::new()

@@ -77,7 +77,7 @@ fn main() -> ExitCode {
                 let _ = e.print();
             }
             return if e.use_stderr() {
-                ExitCode::from(2)
+                ExitCode::from(mancala_cli::exit::USAGE)
             } else {
                 ExitCode::SUCCESS
             };

@@ -22,6 +22,7 @@ use anyhow::{bail, Context, Result};
 use mancala::endgame::open_for_search;
 use mancala::rules::Rules;
 use mancala::Position;
+use mancala_cli::json;
 use solver::search::manager::{Counts, Manager, Order, Outcome, Poll};
 use solver::search::split::{frontier, Journal};
 use solver::{Collective, Game, Oracle, SearchConfig, SearchError, Solver};
@@ -48,27 +49,13 @@ pub fn run(a: &SolveArgs, world: &World) -> Result<()> {
 
 fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     let kind = R::KIND;
-    let (min, max) = kind.holes_range();
-    let holes = a.holes.unwrap_or(kind.default_holes() as u32);
-    if holes < min as u32 || holes > max as u32 {
-        bail!(
-            "{} is played with {min} to {max} holes per row, not {holes}",
-            kind.name()
-        );
-    }
-    let seeds = a
-        .seeds
-        .unwrap_or(u32::from(kind.default_seeds(holes as u8)));
-    let seeds = u8::try_from(seeds).context("--seeds is too large")?;
+    let holes = mancala_cli::args::holes(kind, a.holes)?;
+    let seeds = mancala_cli::args::seeds(kind, holes, a.seeds)?;
     if a.split_depth == 0 {
         bail!("--split-depth must be at least 1 (the root's moves)");
     }
-    let root = Position::start(rules, holes as u8, seeds).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let threads = match a.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let root = Position::start(rules, holes, seeds)?;
+    let threads = mancala_cli::args::threads(a.threads)?;
     let started = Instant::now();
     let is_root = world.rank() == 0;
     let jobs = frontier(&root, a.split_depth);
@@ -203,13 +190,40 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
             cancelled,
             reused,
         } = manager.counts();
+        let nodes = nodes.iter().sum::<u64>();
+        let seconds = started.elapsed().as_secs_f64();
+        let value = root.final_value(o.value);
+        if a.json {
+            let best = o.best.iter().map(|m| m.0).collect();
+            let v = json::SolveMpi {
+                head: json::PositionHead::of("solve", &root),
+                complete: true,
+                value,
+                winner: json::Winner::of(value),
+                future: o.value,
+                best,
+                nodes,
+                seconds,
+                ranks: world.ranks(),
+                threads,
+                split_depth: a.split_depth,
+                jobs: json::MpiJobs {
+                    issued,
+                    finished,
+                    reused,
+                    cancelled,
+                },
+            };
+            json::print(&mut std::io::stdout().lock(), &v)?;
+            return Ok(());
+        }
         let best: Vec<String> = o.best.iter().map(|m| m.0.to_string()).collect();
-        println!("value {:+}", root.final_value(o.value));
+        println!("value {value:+}");
         println!("best {}", best.join(" "));
         println!(
             "{finished} jobs ({reused} from the journal), {} nodes, {:.3} s on {} rank{}; {issued} issued, {cancelled} cancelled",
-            nodes.iter().sum::<u64>(),
-            started.elapsed().as_secs_f64(),
+            nodes,
+            seconds,
             world.ranks(),
             if world.ranks() == 1 { "" } else { "s" }
         );

@@ -9,7 +9,7 @@ use super::input::{Input, Read};
 use super::session::{score_line, who, Session};
 use super::think::Engine;
 use super::Sides;
-use crate::cli::{draw, engine, move_list, report};
+use crate::cli::{draw, move_list, report};
 use anyhow::Result;
 use mancala::board::Side;
 use mancala::rules::Rules;
@@ -156,7 +156,7 @@ pub(super) fn run<S: Session>(
                 interrupts += 1;
                 if interrupts >= 2 {
                     eprintln!("interrupted: leaving");
-                    return Ok(ExitCode::from(engine::INTERRUPTED_EXIT));
+                    return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
                 }
                 eprintln!("(Ctrl-C again, or quit, leaves)");
                 continue;
@@ -164,10 +164,10 @@ pub(super) fn run<S: Session>(
             Read::Line(l) => l,
         };
         interrupts = 0;
-        if engine::interrupt_flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
+        if mancala_cli::signal::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
             // A signal while waiting for a line (from a pipe: Ctrl-C, a `kill`): leave.
             eprintln!("interrupted: leaving");
-            return Ok(ExitCode::from(engine::INTERRUPTED_EXIT));
+            return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
         }
         if !command(&mut st, engine, &line, &mut out)? {
             return Ok(ExitCode::SUCCESS);

@@ -1,10 +1,11 @@
 //! The engine of interactive play: exact searches that Ctrl-C abandons without ending the game.
 //!
-//! The Ctrl-C handler is process-wide ([`engine::interrupt_flag`]), and its second signal ends
-//! the process. So each search gets a stop flag of its own, and a watcher thread turns a raised
-//! process flag into a raised stop flag *and lowers the process flag again*: the signal is
-//! consumed, the search ends with [`SearchError::Interrupted`], and the player is back at the
-//! prompt with the game as it was. The same thread draws a spinner on a terminal.
+//! The Ctrl-C handler is process-wide ([`mancala_cli::signal::flag`]), and its second signal
+//! ends the process. So each search gets a stop flag of its own, and the watcher
+//! ([`OnSignal::Consume`]) turns a raised process flag into a raised stop flag *and lowers the
+//! process flag again*: the signal is consumed, the search ends with
+//! [`SearchError::Interrupted`], and the player is back at the prompt with the game as it was.
+//! The watcher also draws a spinner on a terminal.
 //!
 //! One [`Solver`] per round: a round's pit statuses are fixed (docs/rules.md §13.1) and the
 //! table's key leaves them out, so a table serves one round's positions and no other; within a
@@ -15,11 +16,11 @@ use anyhow::Result;
 use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::Position;
+use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use solver::search::{Oracle, Progress, SearchConfig, SearchError, Solver};
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How long a search runs before the spinner shows: quick replies should not flicker.
 const SPINNER_AFTER: Duration = Duration::from_millis(500);
@@ -45,7 +46,7 @@ impl<'o, R: Rules> Engine<'o, R> {
     ) -> Self {
         // Installs the handler now: from here on a first Ctrl-C raises the flag instead of
         // killing the process, at the prompt too (where `repl` looks at it after each read).
-        let _ = engine::interrupt_flag();
+        let _ = mancala_cli::signal::flag();
         Self {
             threads,
             hash_bytes,
@@ -88,8 +89,23 @@ impl<'o, R: Rules> Engine<'o, R> {
         let stop = self.stop.clone();
         stop.store(false, Ordering::Relaxed);
         let progress = self.progress.clone();
+        let nodes_before = progress.nodes();
         let solver = self.solver(root)?;
-        let result = watch(what, &stop, &progress, &to_final, || job(solver));
+        let line = |t: f64| {
+            let (lo, hi) = progress.bounds();
+            let (a, b) = (to_final(lo), to_final(hi));
+            let nodes = progress.nodes().saturating_sub(nodes_before);
+            format!(
+                "{what}: {t:.0} s, {:.1} M nodes, value in [{:+}, {:+}]  (Ctrl-C: back to the prompt)",
+                nodes as f64 / 1e6,
+                a.min(b),
+                a.max(b)
+            )
+        };
+        let result = Watcher::new(what, OnSignal::Consume)
+            .stop(stop)
+            .spinner(true, Spinner::new(SPINNER_AFTER, line))
+            .run(|| job(solver));
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SearchError::Interrupted) => Ok(None),
@@ -131,63 +147,4 @@ impl<'o, R: Rules> Engine<'o, R> {
         let r = self.run(root, "solving", |f| p.final_value(f), |s| s.value(p))?;
         Ok(r.map(|f| p.final_value(f)))
     }
-}
-
-/// Runs `work` while a watcher thread raises `stop` on Ctrl-C (consuming the process-wide
-/// signal, see the module docs) and, on a terminal, shows a spinner after [`SPINNER_AFTER`].
-fn watch<T>(
-    what: &str,
-    stop: &Arc<AtomicBool>,
-    progress: &Progress,
-    to_final: &(dyn Fn(i32) -> i32 + Send + Sync),
-    work: impl FnOnce() -> T,
-) -> T {
-    let interrupt = engine::interrupt_flag();
-    let started = Instant::now();
-    let nodes_before = progress.nodes();
-    let show = std::io::stderr().is_terminal();
-    let (tx, rx) = mpsc::channel::<()>();
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            let mut bar: Option<indicatif::ProgressBar> = None;
-            loop {
-                if interrupt.swap(false, Ordering::Relaxed) {
-                    stop.store(true, Ordering::Relaxed);
-                    // Off the screen at once: the search takes a moment to wind down.
-                    if let Some(b) = bar.take() {
-                        b.finish_and_clear();
-                    }
-                }
-                if show && !stop.load(Ordering::Relaxed) && started.elapsed() >= SPINNER_AFTER {
-                    let b = bar.get_or_insert_with(|| {
-                        let b = indicatif::ProgressBar::new_spinner();
-                        b.enable_steady_tick(Duration::from_millis(120));
-                        b
-                    });
-                    let t = started.elapsed().as_secs_f64();
-                    let (lo, hi) = progress.bounds();
-                    let (a, b2) = (to_final(lo), to_final(hi));
-                    let nodes = progress.nodes().saturating_sub(nodes_before);
-                    b.set_message(format!(
-                        "{what}: {t:.0} s, {:.1} M nodes, value in [{:+}, {:+}]  (Ctrl-C: back to the prompt)",
-                        nodes as f64 / 1e6,
-                        a.min(b2),
-                        a.max(b2)
-                    ));
-                }
-                match rx.recv_timeout(Duration::from_millis(50)) {
-                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                    _ => {
-                        if let Some(b) = &bar {
-                            b.finish_and_clear();
-                        }
-                        return;
-                    }
-                }
-            }
-        });
-        let r = work();
-        drop(tx);
-        r
-    })
 }

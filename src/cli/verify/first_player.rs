@@ -1,15 +1,17 @@
 //! `verify first-player`: the start of every board size in the ranges, solved.
 
 use super::heatmap::heatmap_svg;
-use super::{note, Engine, OutFile, Solved};
-use super::{parse_range, parse_seconds, solve_limited, value_text, winner, EngineArgs};
-use crate::cli::json::SizeStatus;
-use crate::cli::report::moves_text;
-use crate::cli::{engine, json, parse_game, PositionArgs, RuleArgs};
+use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
+use super::out_file::OutFile;
+use crate::cli::{engine, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
 use mancala::Position;
+use mancala_cli::args::{parse_game, RuleArgs};
+use mancala_cli::args::{parse_range, parse_seconds};
+use mancala_cli::json::{self, SizeStatus};
+use mancala_cli::report::moves_text;
 use solver::search::Oracle;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -119,7 +121,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         );
     }
     let code = if interrupted {
-        ExitCode::from(crate::cli::solve::EXIT_INTERRUPTED)
+        ExitCode::from(mancala_cli::exit::INTERRUPTED)
     } else {
         ExitCode::SUCCESS
     };
@@ -195,7 +197,7 @@ fn survey<R: Rules>(
         let mut r = match solve_limited(&p, engine, oracle) {
             Ok(r) => r,
             // Ctrl-C: this size and the ones after it are unfinished; the finished ones stay.
-            Err(e) if e.downcast_ref::<engine::Interrupted>().is_some() => {
+            Err(e) if e.downcast_ref::<mancala_cli::exit::Interrupted>().is_some() => {
                 let first = out.len();
                 for (i, &(h2, s2)) in sizes.iter().enumerate().skip(first) {
                     out.push(Solved {

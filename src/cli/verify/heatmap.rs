@@ -1,8 +1,8 @@
 //! The SVG heatmap of `verify first-player --plot`.
 
-use super::Solved;
-use crate::cli::json::SizeStatus;
+use super::limited::Solved;
 use anyhow::{anyhow, Result};
+use mancala_cli::json::SizeStatus;
 
 /// An SVG heatmap of the first player's margin: seeds per hole across, holes per row down.
 pub(super) fn heatmap_svg(game: &str, results: &[Solved], limit: Option<f64>) -> Result<String> {

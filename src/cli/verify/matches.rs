@@ -8,8 +8,8 @@
 //! endless play and is marked `endless`. A round cut off by `--round-limit` makes the size
 //! unknown; nothing is guessed.
 
-use super::{engine, note, parse_range, parse_seconds, EngineArgs};
-use crate::cli::json;
+use super::limited::{note, EngineArgs};
+use crate::cli::engine;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
@@ -18,6 +18,9 @@ use mancala::round_perfect::{self, PlayError};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use mancala_cli::args::{parse_range, parse_seconds};
+use mancala_cli::json;
+use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{SearchConfig, SearchError, Solver};
 use std::collections::HashSet;
 use std::io::Write;
@@ -228,13 +231,16 @@ fn play_match<R: Rules>(
             ..SearchConfig::default()
         };
         let limit = Some(Duration::from_secs_f64(a.round_limit));
-        let played = engine::with_deadline(limit, &stop, || {
-            // One solver per round: the statuses are fixed within it, so its table serves
-            // every position of the round and no other.
-            let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
-            round_perfect::play_round(&mut m, &mut |q: &Position<R>| solver.analyze(q))
-        });
-        if engine::interrupted() {
+        let played = Watcher::new("the round", OnSignal::Stop)
+            .stop(stop.clone())
+            .deadline(limit)
+            .run(|| {
+                // One solver per round: the statuses are fixed within it, so its table serves
+                // every position of the round and no other.
+                let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
+                round_perfect::play_round(&mut m, &mut |q: &Position<R>| solver.analyze(q))
+            });
+        if mancala_cli::signal::interrupted() {
             bail!("interrupted");
         }
         let play = match played {

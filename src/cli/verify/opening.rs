@@ -1,14 +1,18 @@
 //! `verify opening`: the first player's whole first turn, searched exhaustively.
 
-use super::{parse_seconds, solve_limited, Engine, EngineArgs};
-use crate::cli::engine;
-use crate::cli::report::{moves_text, verdict};
-use crate::cli::{json, PositionArgs};
+use super::limited::{solve_limited, Engine, EngineArgs};
+use crate::cli::PositionArgs;
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Move;
 use mancala::opening::{self, Count};
 use mancala::rules::Rules;
+use mancala_cli::args::parse_seconds;
+use mancala_cli::exit::Interrupted;
+use mancala_cli::json;
+use mancala_cli::report::{moves_text, verdict};
+use mancala_cli::signal;
+use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -42,9 +46,12 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
         cache_entries: 1 << 20,
         stop: Some(stop.clone()),
     };
-    let r = engine::with_deadline(engine.limit, &stop, || opening::search(&p, &limits))?;
-    if engine::interrupted() {
-        return Err(engine::Interrupted("the search was stopped before it finished".into()).into());
+    let r = Watcher::new("the first-turn search", OnSignal::Stop)
+        .stop(stop.clone())
+        .deadline(engine.limit)
+        .run(|| opening::search(&p, &limits))?;
+    if signal::interrupted() {
+        return Err(Interrupted("the search was stopped before it finished".into()).into());
     }
     let full = if a.solve {
         Some(solve_limited(&p, &engine, None)?)

@@ -5,9 +5,8 @@
 //! boards, keyed by game, options, holes and seeds ([`Board`]); each board is solved once and
 //! every row citing it is checked against that one result.
 
-use super::{note, parse_seconds, solve_limited, value_text, Engine, EngineArgs, Solved};
-use crate::cli::report::moves_text;
-use crate::cli::{engine, json};
+use super::limited::{note, solve_limited, value_text, Engine, EngineArgs, Solved};
+use crate::cli::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala::endgame::MancalaIndexer;
@@ -15,6 +14,9 @@ use mancala::reference_values::{self, Expected, ReferenceRow};
 use mancala::rules::{Kalah, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use mancala_cli::args::parse_seconds;
+use mancala_cli::json;
+use mancala_cli::report::moves_text;
 use solver::search::Oracle;
 use std::io::Write;
 use std::path::PathBuf;

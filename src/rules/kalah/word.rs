@@ -3,10 +3,10 @@
 use super::Kalah;
 use crate::rules::Rules;
 
-/// Kalah's moves on a board held in one 128-bit word: the rules above once more, for the table
-/// builder, which generates the children of every position of every layer and needs nothing but
-/// the pits of each child, what the move banked and whether the turn passed. Tests check that
-/// both forms give the same children on every position of small layers.
+/// Kalah's moves on a board held in one 128-bit word: the rules of `kalah/mod.rs` once more, for
+/// the table builder, which generates the children of every position of every layer and needs
+/// nothing but the pits of each child, what the move banked and whether the turn passed. Tests
+/// check that both forms give the same children on every position of small layers.
 ///
 /// The board is seen from the mover, one byte lane per sowing step:
 ///

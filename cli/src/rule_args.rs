@@ -1,7 +1,5 @@
 //! The rule options (docs/rules.md §2.12) of every game, a flag each, made from the games' own
 //! declarations ([`Rules::OPTIONS`](mancala::rules::Rules::OPTIONS)); each belongs to one game.
-//! Shared by `mancala` and `mancala-mpi` (which includes this file by path: a binary's modules
-//! are out of another binary's reach).
 
 use anyhow::Result;
 use clap::Args;

@@ -1,0 +1,223 @@
+//! The objects of `solve` and `analyze`: finished, stopped, and one line per batch position.
+
+use super::base::*;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// `solve`, solved.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "solve")]
+pub struct Solve {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// Always true here (a stopped search prints `solve_stopped`).
+    pub complete: bool,
+    /// The final South-minus-North value under perfect play.
+    pub value: i32,
+    pub winner: Winner,
+    /// The store-independent value for the side to move (the search's own number).
+    pub future: i32,
+    /// Every move that reaches `value`.
+    pub best: Vec<u8>,
+    /// A principal variation, move by move.
+    pub pv: Vec<SideMove>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub tt_hit_rate: f64,
+    pub tt_bytes: usize,
+    pub threads: usize,
+}
+
+impl Output for Solve {
+    const COMMANDS: &'static [&'static str] = &["solve"];
+}
+
+/// `mancala-mpi solve`, solved: the value and best moves of a start position, and how the work
+/// was spread over the ranks. No principal variation: no one rank holds the tables to follow it.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "solve_mpi")]
+pub struct SolveMpi {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// Always true here (a distributed solve prints only when it finished).
+    pub complete: bool,
+    /// The final South-minus-North value under perfect play.
+    pub value: i32,
+    pub winner: Winner,
+    /// The store-independent value for the side to move (the search's own number).
+    pub future: i32,
+    /// Every move that reaches `value`.
+    pub best: Vec<u8>,
+    /// Nodes searched by all the ranks together.
+    pub nodes: u64,
+    pub seconds: f64,
+    /// The ranks of the MPI job.
+    pub ranks: usize,
+    /// Search threads per rank.
+    pub threads: usize,
+    /// The plies of the tree that rank 0 managed (`--split-depth`).
+    pub split_depth: u32,
+    /// The null-window jobs that rank 0 handed out.
+    pub jobs: MpiJobs,
+}
+
+impl Output for SolveMpi {
+    const COMMANDS: &'static [&'static str] = &["solve"];
+}
+
+/// The null-window jobs of a distributed solve.
+#[derive(Serialize, JsonSchema)]
+pub struct MpiJobs {
+    /// Handed out to the workers.
+    pub issued: u64,
+    /// Answered with a result.
+    pub finished: u64,
+    /// Results read from the journal of an earlier run.
+    pub reused: u64,
+    /// Cancelled once a sibling's result made them useless.
+    pub cancelled: u64,
+}
+
+/// Why a search stopped.
+#[derive(Serialize, JsonSchema, Clone, Copy, Debug)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopCause {
+    /// Ctrl-C or a termination signal.
+    Interrupt,
+    /// `--time-limit`.
+    TimeLimit,
+}
+
+/// `solve`, stopped by `--time-limit` or Ctrl-C: the bounds proven.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "solve_stopped")]
+pub struct SolveStopped {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// Always false here.
+    pub complete: bool,
+    pub stopped: StopCause,
+    /// The final South-minus-North value when the search had proven it (it stopped while
+    /// proving the best moves or the principal variation); else null.
+    pub value: Option<i32>,
+    /// The proven bounds on the final South-minus-North value (both `value` when known).
+    pub lower: i32,
+    pub upper: i32,
+    /// The winner when the bounds alone decide it.
+    pub winner: Option<Winner>,
+    /// Moves proven to reach `value` so far (empty while the value is unknown).
+    pub best: Vec<u8>,
+    /// Moves proven not to reach it.
+    pub worse: Vec<u8>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Output for SolveStopped {
+    const COMMANDS: &'static [&'static str] = &["solve"];
+}
+
+/// `analyze`, stopped by `--time-limit` or Ctrl-C: each move's value or proven bounds.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "analyze_stopped")]
+pub struct AnalyzeStopped {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// Always false here.
+    pub complete: bool,
+    pub stopped: StopCause,
+    /// The proven bounds on the position's final South-minus-North value.
+    pub lower: i32,
+    pub upper: i32,
+    /// The winner when the bounds alone decide it.
+    pub winner: Option<Winner>,
+    /// Every legal move, in move order.
+    pub moves: Vec<MoveBounds>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl Output for AnalyzeStopped {
+    const COMMANDS: &'static [&'static str] = &["analyze"];
+}
+
+/// One move of a stopped analysis.
+#[derive(Serialize, JsonSchema)]
+pub struct MoveBounds {
+    /// The pit number, 1..=holes.
+    #[serde(rename = "move")]
+    pub pit: u8,
+    /// The final South-minus-North value after it, when valued; else null.
+    pub value: Option<i32>,
+    /// Proven bounds on that value (both `value` when valued).
+    pub lower: i32,
+    pub upper: i32,
+}
+
+/// `analyze`: the value of every legal move.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "analyze")]
+pub struct Analyze {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    pub complete: bool,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    pub moves: Vec<MoveValue>,
+    pub seconds: f64,
+}
+
+impl Output for Analyze {
+    const COMMANDS: &'static [&'static str] = &["analyze"];
+}
+
+/// One line of `solve --batch`.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "solve_batch_line")]
+pub struct SolveLine {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// The input line number, from 1.
+    pub line: usize,
+    pub complete: bool,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    pub pv: Vec<SideMove>,
+    pub nodes: u64,
+}
+
+impl Output for SolveLine {
+    const COMMANDS: &'static [&'static str] = &["solve"];
+}
+
+/// One line of `analyze --batch`.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "analyze_batch_line")]
+pub struct AnalyzeLine {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// The input line number, from 1.
+    pub line: usize,
+    pub complete: bool,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    pub moves: Vec<MoveValue>,
+}
+
+impl Output for AnalyzeLine {
+    const COMMANDS: &'static [&'static str] = &["analyze"];
+}
+
+/// A batch line that failed: its number (0: the input as a whole) and why.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "batch_error")]
+pub struct BatchError {
+    #[serde(flatten)]
+    pub head: Head,
+    pub line: usize,
+    pub error: String,
+}
+
+impl Output for BatchError {
+    const COMMANDS: &'static [&'static str] = &["solve", "analyze"];
+}

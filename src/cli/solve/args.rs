@@ -1,0 +1,60 @@
+//! The search flags of `solve` and `analyze` (threads, table, tables, time limit, progress),
+//! and the search configuration they make.
+
+use crate::cli::engine;
+use anyhow::Result;
+use clap::Args;
+use mancala_cli::args::parse_seconds;
+use solver::search::SearchConfig;
+use std::io::IsTerminal;
+
+/// Search settings shared by `solve` and `analyze`.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    pub(super) threads: Option<usize>,
+    /// Transposition table size in MiB (default 256; smaller boards use only what they can fill).
+    #[arg(long)]
+    pub(super) hash_mb: Option<u64>,
+    /// Show a progress line on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub(super) progress: bool,
+    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node; without
+    /// DIR, the default table directory (write `--tables=DIR` before the game's name).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, require_equals = false)]
+    pub(super) tables: Option<Option<std::path::PathBuf>>,
+    /// Use the wide (16-byte) table entries even where the narrow ones would do (for measuring
+    /// the wide path; values are the same).
+    #[arg(long, hide = true)]
+    pub(super) wide_table: bool,
+    /// Stop after SECS seconds and print what is proven: bounds on the value (exit status 124).
+    #[arg(long, value_parser = parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
+    pub(super) time_limit: Option<f64>,
+}
+
+impl SearchArgs {
+    /// The search configuration for `root`, with the table sized to what the position can use
+    /// and what the machine can give.
+    pub(in crate::cli) fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
+        let threads = engine::threads(self.threads)?;
+        let asked = engine::hash_bytes(self.hash_mb)?;
+        Ok(SearchConfig {
+            threads,
+            tt_bytes: engine::tt_bytes(root, asked),
+            wide_table: self.wide_table,
+            ..SearchConfig::default()
+        })
+    }
+
+    /// The table directory of `--tables`, the default one when no DIR is given.
+    pub(in crate::cli) fn tables_dir(&self) -> Option<std::path::PathBuf> {
+        self.tables
+            .as_ref()
+            .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
+    }
+
+    pub(super) fn wants_progress(&self) -> bool {
+        self.progress || std::io::stderr().is_terminal()
+    }
+}

@@ -1,0 +1,137 @@
+//! `tables build`: every layer of a game's tables up to K seeds on the board.
+
+use super::DirArgs;
+use crate::cli::engine::{self, mib};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use mancala::board::MAX_BOARD_SEEDS;
+use mancala::endgame::{table_id, MancalaIndexer};
+use mancala::rules::Rules;
+use mancala_cli::args::GameArgs;
+use mancala_cli::json;
+use mancala_cli::watch::{OnSignal, Watcher};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+use tables::{BuildOptions, Table};
+
+#[derive(Args, Debug)]
+pub(super) struct BuildArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The largest number of seeds on the board to cover.
+    #[arg(long, value_name = "K")]
+    max_seeds: u32,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show progress bars on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+    /// Print one JSON object (docs/json.md) at the end instead of a line per layer.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tables build`.
+pub(super) fn run(a: &BuildArgs) -> Result<ExitCode> {
+    let v = a.game.variant()?;
+    let holes = a.game.holes()?;
+    mancala::with_rules!(v, r => build(a, r, holes))
+}
+
+fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
+    let k = a.max_seeds;
+    if k > MAX_BOARD_SEEDS {
+        bail!("--max-seeds {k} is more than the board can hold ({MAX_BOARD_SEEDS} seeds)");
+    }
+    let dir = a.dir.dir();
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let threads = engine::threads(a.threads)?;
+    // Layers' arrays are freed and allocated in turn: without this the peak depends on what the
+    // allocator kept of the freed ones, and the estimate below could not hold.
+    solver::return_freed_blocks();
+    // The process itself (code, allocator, threads) counts too: it is most of a small build.
+    // Read before the estimate, which may build the top layer's schedule to measure it.
+    let own = engine::resident_bytes().unwrap_or(0);
+    let mem = tables::memory_estimate(&ix, k);
+    let estimate = mem.total().saturating_add(own);
+    eprintln!(
+        "building {id}, 0 to {k} seeds on the board, in {}: {} entries (largest layer {}); memory about {} ({} working, up to {} of lower tables, {} the program); {threads} thread{}",
+        dir.display(),
+        mem.entries,
+        mem.largest_layer,
+        mib(estimate),
+        mib(mem.working),
+        mib(mem.tables),
+        mib(own),
+        if threads == 1 { "" } else { "s" }
+    );
+    engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
+    let opts = BuildOptions {
+        threads,
+        progress: a.progress || std::io::stderr().is_terminal(),
+        cyclic_by_graph: false,
+    };
+    let started = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let mut io_result = Ok(());
+    let mut layers: Vec<json::BuiltLayer> = Vec::new();
+    // A layer's retrograde analysis does not look at the interrupt flag: a signal ends the
+    // process from the watcher, after removing the temporary file of a write in progress (the
+    // layers already renamed are complete, and the next build resumes from them).
+    let what = format!("building {id}");
+    let built = Watcher::new(what, OnSignal::Exit)
+        .run(|| {
+            tables::build(&ix, &id, &dir, k, &opts, |r| {
+                if let Some(why) = &r.rebuilt_because {
+                    eprintln!("layer {}: rebuilt the existing file: {why}", r.layer);
+                }
+                if a.json {
+                    layers.push(json::BuiltLayer {
+                        layer: r.layer,
+                        entries: r.entries,
+                        encoding: r.encoding.to_string(),
+                        exceptions: r.exceptions,
+                        bytes: r.bytes,
+                        resumed: r.resumed,
+                        rebuilt_because: r.rebuilt_because.as_ref().map(|w| w.to_string()),
+                        seconds: r.seconds,
+                    });
+                } else if io_result.is_ok() {
+                    io_result = writeln!(out, "{r}");
+                }
+            })
+        })
+        .with_context(|| format!("building the tables of {id}"))?;
+    io_result?;
+    let bytes: u64 = built.iter().map(Table::file_bytes).sum();
+    let bits = 8.0 * bytes as f64 / mem.entries.max(1) as f64;
+    let seconds = started.elapsed().as_secs_f64();
+    if a.json {
+        let v = json::TablesBuild {
+            head: json::Head::rules("tables build", &rules),
+            holes,
+            max_seeds: k,
+            directory: dir.display().to_string(),
+            layers,
+            entries: mem.entries,
+            bytes,
+            bits_per_entry: bits,
+            seconds,
+            memory_estimate: estimate,
+            peak_memory: engine::peak_resident_bytes(),
+        };
+        json::print(&mut out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "built {id}: layers 0 to {k}, {} entries, {bytes} bytes ({bits:.2} bits per entry), in {seconds:.3} s",
+        mem.entries,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,263 @@
+//! `tables verify`: checksums of every file, then every entry re-derived from its children.
+
+use super::scan::{file_name, name_disagrees, scan};
+use super::DirArgs;
+use crate::cli::engine;
+use anyhow::{bail, Result};
+use clap::Args;
+use mancala::endgame::{table_id, MancalaIndexer};
+use mancala::rules::{GameKind, Rules};
+use mancala::variant::Variant;
+use mancala_cli::exit::Interrupted;
+use mancala_cli::json;
+use mancala_cli::watch::{OnSignal, Watcher};
+use solver::Indexer;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+use tables::{Table, TableId};
+
+#[derive(Args, Debug)]
+pub(super) struct VerifyArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show progress bars on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+    /// Print one JSON object (docs/json.md) instead of the report.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `tables verify`: a signal ends the process (the checks do not look at a stop flag).
+pub(super) fn run(a: &VerifyArgs) -> Result<ExitCode> {
+    Watcher::new("verifying the tables", OnSignal::Exit).run(|| verify(a))
+}
+
+fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
+    let kind: GameKind = id.game.parse().map_err(anyhow::Error::msg)?;
+    let v = Variant::new(kind, &id.options).map_err(anyhow::Error::msg)?;
+    let holes = mancala_cli::args::holes(kind, Some(id.holes))?;
+    Ok((v, holes))
+}
+/// children. The text report is written as the work goes (a long verify shows where it is); the
+/// JSON is one object at the end, from the same records.
+fn verify(a: &VerifyArgs) -> Result<ExitCode> {
+    let threads = engine::threads(a.threads)?;
+    let dir = a.dir.dir();
+    let files = scan(&dir)?;
+    if files.is_empty() {
+        bail!("no table files in {}", dir.display());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let mut stdout = std::io::stdout().lock();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if a.json { &mut sink } else { &mut stdout };
+    let mut problems = 0u64;
+    // Step 1. Every file: framing, structure, name and checksum. A bad file is reported and the
+    // others are still checked; the layers each set has on disk are noted for step 2.
+    let mut sets: BTreeMap<TableId, Vec<u32>> = BTreeMap::new();
+    let mut ok = 0;
+    let mut bad_files = Vec::new();
+    let count = files.len();
+    for f in &files {
+        let name = file_name(&f.path);
+        let checked = f.table.as_ref().map_err(|e| e.to_string()).and_then(|t| {
+            let h = t.header();
+            if let Some(why) = name_disagrees(&name, h) {
+                return Err(format!("{}: {why}", f.path.display()));
+            }
+            pool.install(|| t.check_payload())
+                .map_err(|e| e.to_string())?;
+            Ok(h)
+        });
+        match checked {
+            Ok(h) => {
+                ok += 1;
+                sets.entry(h.id.clone()).or_default().push(h.layer);
+            }
+            Err(e) => {
+                problems += 1;
+                writeln!(out, "BAD {e}")?;
+                bad_files.push(e);
+            }
+        }
+    }
+    writeln!(out, "checksums: {ok} of {count} files ok")?;
+    drop(files);
+    // Step 2. Every entry of every set, re-derived from its children, layer by layer from 0
+    // while the layers are there and sound.
+    let progress = a.progress || std::io::stderr().is_terminal();
+    let mut checked_sets = Vec::new();
+    for (id, mut layers) in sets {
+        layers.sort_unstable();
+        let set = match variant_of(&id) {
+            Ok((v, holes)) => {
+                mancala::with_rules!(v, r => verify_set(&mut *out, &pool, &dir, r, holes, &layers, progress))?
+            }
+            Err(e) => {
+                writeln!(out, "{id}: cannot check: {e}")?;
+                json::VerifiedSet {
+                    game: id.game.clone(),
+                    options: id.options.clone(),
+                    holes: id.holes,
+                    layers_verified: 0,
+                    entries: 0,
+                    seconds: 0.0,
+                    problems: vec![format!("cannot check: {e}")],
+                    wrong: Vec::new(),
+                    wrong_count: 0,
+                    ok: false,
+                }
+            }
+        };
+        problems += set.problems.len() as u64 + set.wrong_count;
+        checked_sets.push(set);
+    }
+    let code = if problems > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    };
+    if a.json {
+        let v = json::TablesVerify {
+            head: json::ToolHead::new("tables verify"),
+            directory: dir.display().to_string(),
+            files: count,
+            checksums_ok: ok,
+            bad_files,
+            sets: checked_sets,
+            problems,
+            ok: problems == 0,
+        };
+        json::print(&mut stdout, &v)?;
+        return Ok(code);
+    }
+    if problems > 0 {
+        writeln!(
+            out,
+            "FAILED: {problems} problem{}",
+            if problems == 1 { "" } else { "s" }
+        )?;
+        return Ok(code);
+    }
+    writeln!(out, "all tables verified")?;
+    Ok(code)
+}
+
+/// Verifies the layers `0, 1, …` of one game (`present`: the layers whose files passed step 1,
+/// sorted), writing the text report to `out` as it goes; returns the set's record: its wrong
+/// entries, and a missing or bad layer below others, which leaves those unverified.
+fn verify_set<R: Rules>(
+    out: &mut dyn Write,
+    pool: &rayon::ThreadPool,
+    dir: &Path,
+    rules: R,
+    holes: u8,
+    present: &[u32],
+    progress: bool,
+) -> Result<json::VerifiedSet> {
+    let ix = MancalaIndexer::new(rules, holes);
+    let id = table_id(&rules, holes);
+    let top = present.last().copied().unwrap_or(0);
+    let started = Instant::now();
+    let mut problems = Vec::new();
+    let mut wrong = Vec::new();
+    let mut wrong_count = 0;
+    let mut entries = 0;
+    let mut tables: Vec<Table> = Vec::new();
+    for k in 0..=top {
+        if mancala_cli::signal::interrupted() {
+            return Err(Interrupted(format!(
+                "verifying the tables was stopped at layer {k} of {id}"
+            ))
+            .into());
+        }
+        if present.binary_search(&k).is_err() {
+            let p = format!("layer {k} is missing or bad, so layers {k} to {top} are not verified");
+            writeln!(out, "{id}: {p}")?;
+            problems.push(p);
+            break;
+        }
+        let path = dir.join(id.file_name(k));
+        let expected = tables::Expected {
+            id: &id,
+            layer: k,
+            entries: ix.layer_len(k),
+        };
+        // SAFETY: as in `open`.
+        match unsafe { Table::map_expecting(&path, expected) } {
+            Ok(t) => tables.push(t),
+            Err(e) => {
+                let p = format!("{e}; layers {k} to {top} are not verified");
+                writeln!(out, "{id}: {p}")?;
+                problems.push(p);
+                break;
+            }
+        }
+        let v = pool.install(|| tables::verify_layer(&ix, &tables, k, progress));
+        entries += v.entries;
+        if v.wrong > 0 {
+            wrong_count += v.wrong;
+            writeln!(
+                out,
+                "{id}: layer {k}: {} wrong entr{}",
+                v.wrong,
+                if v.wrong == 1 { "y" } else { "ies" }
+            )?;
+            for w in &v.examples {
+                let p = ix.position(k, w.index).map(|p| p.to_string());
+                writeln!(
+                    out,
+                    "  slot {} ({}): stored {}, its children give {}",
+                    w.index,
+                    p.as_deref().unwrap_or("(no position)"),
+                    w.stored,
+                    w.derived
+                )?;
+                wrong.push(json::WrongEntry {
+                    layer: k,
+                    slot: w.index,
+                    position: p,
+                    stored: w.stored,
+                    derived: w.derived,
+                });
+            }
+        }
+    }
+    let cyclic = if R::CAN_CYCLE {
+        " (a cyclic game: one-ply consistency)"
+    } else {
+        ""
+    };
+    let verified = tables.len();
+    let ok = problems.is_empty() && wrong_count == 0;
+    let seconds = started.elapsed().as_secs_f64();
+    if verified > 0 {
+        writeln!(
+            out,
+            "{id}: layers 0 to {}, {entries} entries re-derived from their children in {seconds:.3} s: {}{cyclic}",
+            verified - 1,
+            if ok { "ok" } else { "WRONG" }
+        )?;
+    }
+    Ok(json::VerifiedSet {
+        game: id.game.clone(),
+        options: id.options.clone(),
+        holes: id.holes,
+        layers_verified: verified as u32,
+        entries,
+        seconds,
+        problems,
+        wrong,
+        wrong_count,
+        ok,
+    })
+}
