@@ -20,28 +20,17 @@ pub struct PyPosition {
     pub(crate) inner: AnyPos,
 }
 
-/// `holes` checked against the game's range (the CLI's message).
-fn check_holes(kind: GameKind, holes: u32) -> Result<u8, String> {
-    let (min, max) = kind.holes_range();
-    if holes < min as u32 || holes > max as u32 {
-        return Err(format!(
-            "{} is played with {min} to {max} holes per row, not {holes}",
-            kind.name()
-        ));
-    }
-    Ok(holes as u8)
+/// `holes` checked against the game's range: the library's check, whose message the CLI prints.
+pub(crate) fn check_holes(kind: GameKind, holes: u32) -> Result<u8, String> {
+    kind.check_holes(holes).map_err(|e| e.to_string())
 }
 
-/// `seeds` per hole checked against the game's range on `holes` holes (the CLI's message).
+/// `seeds` per hole checked against the game's range on `holes` holes (the game's default when
+/// `None`), by the library's check as the CLI does.
 pub(crate) fn check_seeds(kind: GameKind, holes: u8, seeds: Option<u32>) -> Result<u8, String> {
-    let (smin, smax) = kind.seeds_range(holes);
     match seeds {
         None => Ok(kind.default_seeds(holes)),
-        Some(s) if s >= smin as u32 && s <= smax as u32 => Ok(s as u8),
-        Some(s) => Err(format!(
-            "{} on {holes} holes is played with {smin} to {smax} seeds per hole, not {s}",
-            kind.name()
-        )),
+        Some(s) => kind.check_seeds(holes, s).map_err(|e| e.to_string()),
     }
 }
 

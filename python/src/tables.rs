@@ -255,14 +255,7 @@ pub fn build_tables(
     threads: Option<usize>,
 ) -> PyResult<PyTables> {
     let v = any::variant(game, &options).map_err(value_error)?;
-    let kind = v.kind();
-    let (min, max) = kind.holes_range();
-    if holes < min as u32 || holes > max as u32 {
-        return Err(value_error(format!(
-            "{} is played with {min} to {max} holes per row, not {holes}",
-            kind.name()
-        )));
-    }
+    let holes = crate::position::check_holes(v.kind(), holes).map_err(value_error)?;
     if max_seeds > MAX_BOARD_SEEDS {
         return Err(value_error(format!(
             "max_seeds {max_seeds} is more than the board can hold ({MAX_BOARD_SEEDS} seeds)"
@@ -271,6 +264,6 @@ pub fn build_tables(
     let threads = crate::search::threads(threads).map_err(value_error)?;
     let dir = dir.unwrap_or_else(default_dir);
     let progress = progress.as_ref().filter(|p| !p.is_none());
-    mancala::with_rules!(v, r => build_in(py, r, holes as u8, max_seeds, dir.clone(), threads, progress))?;
+    mancala::with_rules!(v, r => build_in(py, r, holes, max_seeds, dir.clone(), threads, progress))?;
     Ok(PyTables::at(dir))
 }
