@@ -175,7 +175,6 @@ fn build_in<R: Wrap>(
     }
     let opts = BuildOptions {
         threads,
-        progress: false,
         cyclic_by_graph: false,
     };
     quiet_cancellation();
@@ -188,7 +187,7 @@ fn build_in<R: Wrap>(
         let (ix, id, dir) = (&ix, &id, &dir);
         let builder = s.spawn(move || {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                tables::build(ix, id, dir, max_seeds, &opts, |r| {
+                tables::build(ix, id, dir, max_seeds, &opts, &tables::Silent, |r| {
                     let _ = tx.send(r.clone());
                     if c.load(Ordering::Relaxed) {
                         std::panic::panic_any(Cancelled);
