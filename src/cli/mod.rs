@@ -275,7 +275,9 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         }
         Command::Play(a) => {
             let v = a.pos.variant()?;
-            sowing(|| mancala::with_rules!(v, r => play::play(&a.pos, r, a.json, a.record.as_deref())))
+            sowing(
+                || mancala::with_rules!(v, r => play::play(&a.pos, r, a.json, a.record.as_deref())),
+            )
         }
         Command::Moves(a) => {
             let v = a.pos.variant()?;

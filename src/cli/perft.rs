@@ -1,14 +1,14 @@
 //! `perft`: move-sequence counts per depth and per first move (`mancala::perft`).
 
 use super::{engine, json, PositionArgs};
-use mancala_cli::watch::{OnSignal, Spinner, Watcher};
-use std::time::Duration;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::Rules;
+use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 use std::time::Instant;
 
 /// The deepest count asked for: the counts grow about sixfold a ply, so depth 30 is already far

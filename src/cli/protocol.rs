@@ -3,11 +3,11 @@
 //! out, the search in a thread of its own so that `stop` and `isready` are answered while it runs.
 
 use super::{engine, PositionArgs};
-use mancala_cli::watch::{OnSignal, Watcher};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser};
 use mancala::rules::Rules;
 use mancala::Position;
+use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Progress, Proven, SearchConfig, SearchError, Solver};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;

@@ -75,7 +75,8 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         threads,
         cyclic_by_graph: false,
     };
-    let bars = mancala_cli::layer_bars::LayerBars::new(a.progress || std::io::stderr().is_terminal());
+    let bars =
+        mancala_cli::layer_bars::LayerBars::new(a.progress || std::io::stderr().is_terminal());
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
