@@ -3,7 +3,7 @@
 //! Rules, notation and exact analysis of five two-row mancala games: Kalah, Dakon,
 //! Djenon-aboure, Walak-pussa and San-Yao, exactly as `docs/rules.md` specifies them.
 //!
-//! - [`mod@solve`] and [`analyze`] ([`analysis`]): a position solved, every value the final
+//! - [`solve()`] and [`analyze`] ([`analysis`]): a position solved, every value the final
 //!   score (South minus North).
 //! - [`board`]: sides, pits, moves and the packed pit array.
 //! - [`notation`]: position text ⇄ [`notation::Setup`].

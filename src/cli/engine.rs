@@ -13,7 +13,7 @@ use tables::Tablebase;
 
 /// `--threads`: at least 1, at most [`mancala_cli::args::MAX_THREADS`]; all cores when not given.
 pub fn threads(asked: Option<usize>) -> Result<usize> {
-    Ok(mancala_cli::args::threads(asked)?)
+    mancala_cli::args::threads(asked)
 }
 
 /// MemAvailable from /proc/meminfo, in bytes, when the system says.

@@ -74,7 +74,7 @@ pub struct Line<R: Rules> {
     pub end: Position<R>,
 }
 
-/// [`apply`], keeping the line of play.
+/// Plays a whole move list from `start`, in order, keeping the line of play.
 pub fn apply_line<R: Rules>(start: Position<R>, entries: &[String]) -> Result<Line<R>> {
     let mut p = start;
     let mut moves = Vec::new();

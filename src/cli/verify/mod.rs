@@ -11,7 +11,7 @@
 //!   full game's value.
 //!
 //! - `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of docs/rules.md §13.5
-//!   for each size ([`matches`]).
+//!   for each size ([`mod@matches`]).
 //!
 //! One file per claim (`first_player.rs` with its `heatmap.rs`, `published.rs`, `opening.rs`,
 //! `matches.rs`); what they share in files of its own: solving one start within a time limit
