@@ -63,19 +63,20 @@ fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, 
     Ok((p, starter, seeds))
 }
 
-pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
-    let options = MatchOptions {
-        fill_from_move_1: args.fill_from_move_1,
-    };
+/// The match of `pos` (its first round, then `--moves` running on across the rounds): the one
+/// computation behind `match` and the server's `/api/match`.
+pub(in crate::cli) fn play_match<R: Rules>(
+    pos: &PositionArgs,
+    fill_from_move_1: bool,
+    rules: R,
+) -> Result<Match<R>> {
+    let options = MatchOptions { fill_from_move_1 };
     mancala::matches::check_game(R::KIND, options)?;
-    let (start, starter, seeds) = first_round(&args.pos, rules)?;
+    let (start, starter, seeds) = first_round(pos, rules)?;
     let mut m = Match::new(rules, seeds, options, start, starter)?;
     // The shared move syntax (`3`, or `S3` with the side: a printed PV pastes back); a mark is
     // checked against the side to move of the round at that point.
-    for (i, text) in super::move_list::split(&args.pos.moves)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, text) in super::move_list::split(&pos.moves).into_iter().enumerate() {
         let place = i + 1;
         let Some(typed) = super::move_list::parse_one(text) else {
             bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
@@ -100,30 +101,39 @@ pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
         m.play(mv)
             .with_context(|| format!("move #{place} ({text}) in round {round}"))?;
     }
+    Ok(m)
+}
+
+/// The match as JSON (docs/json.md `match`).
+pub(in crate::cli) fn match_json<R: Rules>(m: &Match<R>) -> json::MatchPlay {
+    let rounds = m
+        .rounds()
+        .iter()
+        .map(|r| json::MatchRound {
+            starter: r.starter.into(),
+            start: r.start.to_string(),
+            moves: r.moves.iter().map(|mv| mv.0).collect(),
+            end: r.now.is_over().then(|| r.now.to_string()),
+            score: r.now.score(),
+        })
+        .collect();
+    json::MatchPlay {
+        head: json::PositionHead::of("match", m.position()),
+        rounds,
+        round: m.rounds().len(),
+        match_over: m.result().is_some(),
+        winner: json::Winner::of_result(m.result()),
+    }
+}
+
+pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
+    let m = play_match(&args.pos, args.fill_from_move_1, rules)?;
     if args.interactive.interactive {
         return super::interactive::play_match(m, &args.pos, &args.interactive);
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        let rounds = m
-            .rounds()
-            .iter()
-            .map(|r| json::MatchRound {
-                starter: r.starter.into(),
-                start: r.start.to_string(),
-                moves: r.moves.iter().map(|mv| mv.0).collect(),
-                end: r.now.is_over().then(|| r.now.to_string()),
-                score: r.now.score(),
-            })
-            .collect();
-        let v = json::MatchPlay {
-            head: json::PositionHead::of("match", m.position()),
-            rounds,
-            round: m.rounds().len(),
-            match_over: m.result().is_some(),
-            winner: json::Winner::of_result(m.result()),
-        };
-        json::print(&mut out, &v)?;
+        json::print(&mut out, &match_json(&m))?;
         return Ok(ExitCode::SUCCESS);
     }
     for (i, r) in m.rounds().iter().enumerate() {

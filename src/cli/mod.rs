@@ -14,6 +14,7 @@ mod perft;
 mod play;
 mod protocol;
 mod record;
+mod serve;
 mod solve;
 mod tables;
 mod verify;
@@ -60,6 +61,8 @@ enum Command {
     Engine(protocol::EngineArgs),
     /// Play a multi-round match (Dakon, Walak-pussa, San-Yao; docs/rules.md §13) from a move list.
     Match(match_cmd::MatchArgs),
+    /// Serve a web page to play and analyse every game, and its JSON API (docs/web.md).
+    Serve(serve::ServeArgs),
     /// Endgame tables: build, info, query, dump, verify.
     Tables(tables::TablesArgs),
     /// Check claims by computation: first-player advantage over board sizes, the published values, winning openings.
@@ -310,6 +313,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => match_cmd::run(&a, r))
         }
+        Command::Serve(a) => serve::run(&a),
         Command::Tables(a) => tables::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Completions { shell } => generate::completions(shell),

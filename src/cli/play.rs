@@ -3,6 +3,7 @@
 use super::{draw, json, PositionArgs};
 use anyhow::Result;
 use mancala::rules::Rules;
+use mancala::Position;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -26,36 +27,47 @@ pub(super) fn play<R: Rules>(
     let p = line.end;
     let mut out = std::io::stdout().lock();
     if json {
-        let v = json::Play {
-            head: json::PositionHead::of("play", &p),
-            score: p.score(),
-            over: p.is_over(),
-            winner: p.is_over().then(|| json::Winner::of(p.final_value(0))),
-        };
-        json::print(&mut out, &v)?;
+        json::print(&mut out, &play_json(&p))?;
     } else {
         out.write_all(draw(&p).as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// `p` as `play --json` prints it (and the server's `/api/play` answers).
+pub(in crate::cli) fn play_json<R: Rules>(p: &Position<R>) -> json::Play {
+    json::Play {
+        head: json::PositionHead::of("play", p),
+        score: p.score(),
+        over: p.is_over(),
+        winner: p.is_over().then(|| json::Winner::of(p.final_value(0))),
+    }
+}
+
+/// The legal moves of `p` as `moves --json` prints them (and `/api/moves` answers).
+pub(in crate::cli) fn moves_json<R: Rules>(p: &Position<R>) -> json::Moves {
+    let mut moves = Vec::new();
+    p.for_each_child(|m, q| {
+        moves.push(json::Child {
+            pit: m.0,
+            position: q.to_string(),
+        })
+    });
+    json::Moves {
+        head: json::PositionHead::of("moves", p),
+        moves,
+    }
+}
+
 pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Result<ExitCode> {
     let p = args.position(rules)?;
-    let mut list = Vec::new();
-    p.for_each_child(|m, q| list.push((m, q)));
     let mut out = std::io::stdout().lock();
     if json {
-        let moves = list
-            .iter()
-            .map(|(m, q)| json::Child {
-                pit: m.0,
-                position: q.to_string(),
-            })
-            .collect();
-        let head = json::PositionHead::of("moves", &p);
-        json::print(&mut out, &json::Moves { head, moves })?;
+        json::print(&mut out, &moves_json(&p))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut list = Vec::new();
+    p.for_each_child(|m, q| list.push((m, q)));
     writeln!(out, "position: {p}")?;
     match p.to_move() {
         None => writeln!(out, "the game is over: no moves")?,

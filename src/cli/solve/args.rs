@@ -59,3 +59,39 @@ impl SearchArgs {
         self.progress || std::io::stderr().is_terminal()
     }
 }
+
+impl SearchArgs {
+    /// The search flags of `mancala serve`, which every search of the server starts from.
+    pub(in crate::cli) fn for_server(
+        threads: Option<usize>,
+        hash_mb: Option<u64>,
+        tables: Option<Option<std::path::PathBuf>>,
+        time_limit: f64,
+    ) -> Self {
+        Self {
+            threads,
+            hash_mb,
+            progress: false,
+            tables,
+            wide_table: false,
+            time_limit: Some(time_limit),
+        }
+    }
+
+    /// `--time-limit`.
+    pub(in crate::cli) fn time_limit(&self) -> Option<f64> {
+        self.time_limit
+    }
+
+    /// These flags with the time limit lowered to `asked` (a request's own), never raised.
+    pub(in crate::cli) fn limited_to(&self, asked: Option<f64>) -> Self {
+        let time_limit = match (self.time_limit, asked) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Self {
+            time_limit,
+            ..self.clone()
+        }
+    }
+}

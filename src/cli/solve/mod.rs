@@ -7,34 +7,59 @@ pub use args::SearchArgs;
 
 use super::{engine, move_list, PositionArgs};
 use anyhow::Result;
-use mancala::board::Side;
+use mancala::board::{Move, Side};
 use mancala::rules::Rules;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
+use serde::Serialize;
 use solver::search::{Progress, Proven, SearchConfig, SearchError, Solver};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use stopped::{report_stopped, report_stopped_analysis, Stopped};
+use stopped::{
+    print_stopped_analysis, print_stopped_solve, stopped_analysis, stopped_exit_code,
+    stopped_solve, Stopped,
+};
+
+/// Who else may stop a search besides its time limit and Ctrl-C, and whether it shows progress.
+/// The command line raises `stop` only through the watcher; `mancala serve` also raises it when
+/// a page presses Stop or its connection closes (docs/web.md).
+pub(in crate::cli) struct Control {
+    /// The search's stop flag: raising it ends the search with what it proved.
+    pub(in crate::cli) stop: Arc<AtomicBool>,
+    /// A progress line on stderr (the command line on a terminal; never the server).
+    pub(in crate::cli) progress: bool,
+}
+
+impl Control {
+    /// The command line's: a fresh flag, progress when `search` wants it.
+    fn command_line(search: &SearchArgs) -> Self {
+        Self {
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: search.wants_progress(),
+        }
+    }
+}
 
 /// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
-/// a solver with a progress display until it ends, the time limit passes or Ctrl-C is pressed,
-/// and returns its result (or what was proven when stopped) with the configuration used.
-/// `to_final` turns the root's future value into the number shown in progress lines.
+/// a solver with a progress display until it ends, the time limit passes, Ctrl-C is pressed or
+/// `control.stop` is raised, and returns its result (or what was proven when stopped) with the
+/// configuration used. `to_final` turns the root's future value into the number shown in
+/// progress lines.
 fn run_search<R: Rules, T>(
     p: &Position<R>,
     search: &SearchArgs,
+    control: &Control,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
     job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
 ) -> Result<(Result<T, Stopped>, SearchConfig)> {
     let mut cfg = search.config(p)?;
     let progress = Arc::new(Progress::new());
     cfg.progress = Some(progress.clone());
-    let stop = Arc::new(AtomicBool::new(false));
-    cfg.stop = Some(stop.clone());
+    cfg.stop = Some(control.stop.clone());
     let limit = search.time_limit.map(Duration::from_secs_f64);
     let started = Instant::now();
     let tb = search
@@ -59,27 +84,89 @@ fn run_search<R: Rules, T>(
     };
     let spinner = Spinner::new(Duration::from_secs(1), line).log_every(Duration::from_secs(10));
     let result = Watcher::new("the search", OnSignal::Stop)
-        .stop(stop)
+        .stop(control.stop.clone())
         .deadline(limit)
-        .spinner(search.wants_progress(), spinner)
+        .spinner(control.progress, spinner)
         .run(|| Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s)));
     let result = match result {
         Ok(r) => Ok(r),
         Err(SearchError::Interrupted) => {
             let (lo, hi) = progress.bounds();
             let (a, b) = (to_final(lo), to_final(hi));
+            let seconds = started.elapsed().as_secs_f64();
+            // Stopped before the deadline: by a signal or by whoever holds `control.stop`.
+            let early = limit.is_none_or(|l| started.elapsed() < l);
             Err(Stopped {
                 lower: a.min(b),
                 upper: a.max(b),
                 future: (lo, hi),
-                by_user: signal::interrupted(),
+                by_user: signal::interrupted() || early,
                 nodes: progress.nodes(),
-                seconds: started.elapsed().as_secs_f64(),
+                seconds,
             })
         }
         Err(e) => return Err(engine::search_error(e)),
     };
     Ok((result, cfg))
+}
+
+/// What `solve` found: the exact result, or what a stopped search proved.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(in crate::cli) enum SolveReport {
+    Done(json::Solve),
+    Stopped(json::SolveStopped),
+}
+
+/// What `analyze` found: every move's exact value, or what a stopped analysis proved.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(in crate::cli) enum AnalyzeReport {
+    Done(json::Analyze),
+    Stopped(json::AnalyzeStopped),
+}
+
+/// Solves `p`: the one computation behind `solve` and the server's `/api/solve`.
+pub(in crate::cli) fn solve_report<R: Rules>(
+    p: &Position<R>,
+    search: &SearchArgs,
+    control: &Control,
+) -> Result<SolveReport> {
+    let mut proven = Proven::default();
+    let (result, cfg) = run_search(
+        p,
+        search,
+        control,
+        |f| p.final_value(f),
+        |s| s.solve_tracked(p, &mut proven),
+    )?;
+    let result = match result {
+        Ok(r) => r,
+        Err(stopped) => return Ok(SolveReport::Stopped(stopped_solve(p, &stopped, &proven))),
+    };
+    let tables = search.tables_dir().is_some();
+    let value = p.final_value(result.value);
+    let hit_rate = if result.tt_probes == 0 {
+        0.0
+    } else {
+        result.tt_hits as f64 / result.tt_probes as f64
+    };
+    Ok(SolveReport::Done(json::Solve {
+        head: json::PositionHead::of("solve", p),
+        complete: true,
+        value,
+        winner: json::Winner::of(value),
+        future: result.value,
+        best: result.best.iter().map(|m| m.0).collect(),
+        pv: move_list::marked_json(p, &result.pv),
+        nodes: result.nodes,
+        seconds: result.seconds,
+        tt_hit_rate: hit_rate,
+        tt_bytes: result.tt_bytes,
+        threads: cfg.threads,
+        table_probes: tables.then_some(result.oracle_probes),
+        table_hits: tables.then_some(result.oracle_hits),
+    }))
 }
 
 pub(super) fn solve<R: Rules>(
@@ -89,80 +176,100 @@ pub(super) fn solve<R: Rules>(
     json: bool,
 ) -> Result<ExitCode> {
     let p = pos.position(rules)?;
-    let mut proven = Proven::default();
-    let (result, cfg) = run_search(
-        &p,
-        search,
-        |f| p.final_value(f),
-        |s| s.solve_tracked(&p, &mut proven),
-    )?;
-    let result = match result {
-        Ok(r) => r,
-        Err(stopped) => return report_stopped(&p, &stopped, &proven, search.time_limit, json),
-    };
-    let tables = search.tables_dir().is_some();
-    let value = p.final_value(result.value);
-    let pv = move_list::marked(&p, &result.pv).join(" ");
-    let pv_json = move_list::marked_json(&p, &result.pv);
-    let hit_rate = if result.tt_probes == 0 {
-        0.0
-    } else {
-        result.tt_hits as f64 / result.tt_probes as f64
-    };
-    let best: Vec<u8> = result.best.iter().map(|m| m.0).collect();
+    let report = solve_report(&p, search, &Control::command_line(search))?;
     let mut out = std::io::stdout().lock();
-    if json {
-        let v = json::Solve {
-            head: json::PositionHead::of("solve", &p),
-            complete: true,
-            value,
-            winner: json::Winner::of(value),
-            future: result.value,
-            best,
-            pv: pv_json,
-            nodes: result.nodes,
-            seconds: result.seconds,
-            tt_hit_rate: hit_rate,
-            tt_bytes: result.tt_bytes,
-            threads: cfg.threads,
-            table_probes: tables.then_some(result.oracle_probes),
-            table_hits: tables.then_some(result.oracle_hits),
-        };
-        json::print(&mut out, &v)?;
-        return Ok(ExitCode::SUCCESS);
-    }
+    let v = match report {
+        SolveReport::Stopped(v) => {
+            if json {
+                json::print(&mut out, &v)?;
+            } else {
+                print_stopped_solve(&mut out, &p, &v, search.time_limit)?;
+            }
+            return Ok(stopped_exit_code(v.stopped));
+        }
+        SolveReport::Done(v) if json => {
+            json::print(&mut out, &v)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        SolveReport::Done(v) => v,
+    };
     writeln!(out, "position: {p}")?;
     writeln!(
         out,
-        "value:    {value:+} ({} under perfect play; final South minus North)",
-        report::verdict(value)
+        "value:    {:+} ({} under perfect play; final South minus North)",
+        v.value,
+        report::verdict(v.value)
     )?;
     match p.to_move() {
         None => writeln!(out, "the game is over")?,
         Some(side) => {
-            writeln!(out, "{}", report::best_line(&best, side))?;
-            writeln!(out, "pv:       {pv}")?;
+            let pv: Vec<Move> = v.pv.iter().map(|m| Move(m.pit)).collect();
+            writeln!(out, "{}", report::best_line(&v.best, side))?;
+            writeln!(out, "pv:       {}", move_list::marked(&p, &pv).join(" "))?;
         }
     }
     writeln!(
         out,
         "search:   {} nodes in {:.3} s ({:.2} M nodes/s), TT hit rate {:.1}%, TT {} MiB, {} thread{}",
-        result.nodes,
-        result.seconds,
-        result.nodes as f64 / result.seconds.max(1e-9) / 1e6,
-        100.0 * hit_rate,
-        result.tt_bytes >> 20,
-        cfg.threads,
-        if cfg.threads == 1 { "" } else { "s" }
+        v.nodes,
+        v.seconds,
+        v.nodes as f64 / v.seconds.max(1e-9) / 1e6,
+        100.0 * v.tt_hit_rate,
+        v.tt_bytes >> 20,
+        v.threads,
+        if v.threads == 1 { "" } else { "s" }
     )?;
-    if tables {
+    if let (Some(probes), Some(hits)) = (v.table_probes, v.table_hits) {
         writeln!(
             out,
-            "tables:   {} positions looked up, {} answered by the endgame tables",
-            result.oracle_probes, result.oracle_hits
+            "tables:   {probes} positions looked up, {hits} answered by the endgame tables"
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Values every move of `p`: the one computation behind `analyze` and the server's
+/// `/api/analyze`.
+pub(in crate::cli) fn analyze_report<R: Rules>(
+    p: &Position<R>,
+    search: &SearchArgs,
+    control: &Control,
+) -> Result<AnalyzeReport> {
+    let started = Instant::now();
+    let mut proven = Proven::default();
+    let (moves, _) = run_search(
+        p,
+        search,
+        control,
+        |f| f,
+        |s| s.analyze_tracked(p, &mut proven),
+    )?;
+    let moves = match moves {
+        Ok(()) => proven.valued,
+        Err(stopped) => {
+            return Ok(AnalyzeReport::Stopped(stopped_analysis(
+                p, &stopped, &proven,
+            )))
+        }
+    };
+    // A move's value from the mover's view, turned into the final South-minus-North score.
+    let finals: Vec<(u8, i32)> = moves
+        .iter()
+        .map(|&(m, v)| (m.0, p.final_value(v)))
+        .collect();
+    let value = best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
+    let best: Vec<u8> = finals
+        .iter()
+        .filter(|f| f.1 == value)
+        .map(|f| f.0)
+        .collect();
+    Ok(AnalyzeReport::Done(json::Analyze {
+        head: json::PositionHead::of("analyze", p),
+        complete: true,
+        verdict: json::Verdict::new(value, best),
+        moves: json::MoveValue::list(&finals),
+        seconds: started.elapsed().as_secs_f64(),
+    }))
 }
 
 pub(super) fn analyze<R: Rules>(
@@ -172,38 +279,23 @@ pub(super) fn analyze<R: Rules>(
     json: bool,
 ) -> Result<ExitCode> {
     let p = pos.position(rules)?;
-    let started = Instant::now();
-    let mut proven = Proven::default();
-    let (moves, _) = run_search(&p, search, |f| f, |s| s.analyze_tracked(&p, &mut proven))?;
-    let moves = match moves {
-        Ok(()) => proven.valued,
-        Err(stopped) => {
-            return report_stopped_analysis(&p, &stopped, &proven, search.time_limit, json)
-        }
-    };
-    // A move's value from the mover's view, turned into the final South-minus-North score.
-    let finals: Vec<(u8, i32)> = moves
-        .iter()
-        .map(|&(m, v)| (m.0, p.final_value(v)))
-        .collect();
+    let report = analyze_report(&p, search, &Control::command_line(search))?;
     let mut out = std::io::stdout().lock();
-    if json {
-        let value = best_of(&p, &finals).unwrap_or_else(|| p.final_value(0));
-        let best: Vec<u8> = finals
-            .iter()
-            .filter(|f| f.1 == value)
-            .map(|f| f.0)
-            .collect();
-        let v = json::Analyze {
-            head: json::PositionHead::of("analyze", &p),
-            complete: true,
-            verdict: json::Verdict::new(value, best),
-            moves: json::MoveValue::list(&finals),
-            seconds: started.elapsed().as_secs_f64(),
-        };
-        json::print(&mut out, &v)?;
-        return Ok(ExitCode::SUCCESS);
-    }
+    let v = match report {
+        AnalyzeReport::Stopped(v) => {
+            if json {
+                json::print(&mut out, &v)?;
+            } else {
+                print_stopped_analysis(&mut out, &p, &v, search.time_limit)?;
+            }
+            return Ok(stopped_exit_code(v.stopped));
+        }
+        AnalyzeReport::Done(v) if json => {
+            json::print(&mut out, &v)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        AnalyzeReport::Done(v) => v,
+    };
     writeln!(out, "position: {p}")?;
     match p.to_move() {
         None => writeln!(
@@ -212,18 +304,27 @@ pub(super) fn analyze<R: Rules>(
             p.final_value(0)
         )?,
         Some(side) => {
-            let best = best_of(&p, &finals);
             writeln!(
                 out,
                 "{side} to move; value of each move (final South minus North):"
             )?;
-            for &(m, v) in &finals {
-                let mark = if Some(v) == best { "  best" } else { "" };
-                writeln!(out, "  {m:>2}  {v:+4}  {}{mark}", report::verdict(v))?;
+            for m in &v.moves {
+                let mark = if m.value == v.verdict.value {
+                    "  best"
+                } else {
+                    ""
+                };
+                writeln!(
+                    out,
+                    "  {:>2}  {:+4}  {}{mark}",
+                    m.pit,
+                    m.value,
+                    report::verdict(m.value)
+                )?;
             }
         }
     }
-    writeln!(out, "time: {:.3} s", started.elapsed().as_secs_f64())?;
+    writeln!(out, "time: {:.3} s", v.seconds)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -25,21 +25,6 @@ pub(super) struct Stopped {
 }
 
 impl Stopped {
-    fn exit_code(&self) -> ExitCode {
-        ExitCode::from(if self.by_user {
-            exit::INTERRUPTED
-        } else {
-            exit::TIME_OUT
-        })
-    }
-
-    fn cause(&self, limit: Option<f64>) -> String {
-        match (self.by_user, limit) {
-            (true, _) | (false, None) => "interrupted (Ctrl-C or a termination signal)".to_string(),
-            (false, Some(l)) => format!("stopped by the time limit of {l} s"),
-        }
-    }
-
     /// The winner (+1 South, -1 North) when the bounds `[lower, upper]` alone decide it.
     fn winner_of(lower: i32, upper: i32) -> Option<i32> {
         if lower > 0 {
@@ -60,72 +45,99 @@ impl Stopped {
     }
 }
 
+/// The exit status of a stopped search: 130 for a signal, 124 for the time limit.
+pub(super) fn stopped_exit_code(cause: json::StopCause) -> ExitCode {
+    ExitCode::from(match cause {
+        json::StopCause::Interrupt => exit::INTERRUPTED,
+        json::StopCause::TimeLimit => exit::TIME_OUT,
+    })
+}
+
+/// Why the search stopped, in words.
+fn cause_words(cause: json::StopCause, limit: Option<f64>) -> String {
+    match (cause, limit) {
+        (json::StopCause::Interrupt, _) | (json::StopCause::TimeLimit, None) => {
+            "interrupted (Ctrl-C or a termination signal)".to_string()
+        }
+        (json::StopCause::TimeLimit, Some(l)) => format!("stopped by the time limit of {l} s"),
+    }
+}
+
 /// What a stopped `solve` proved: the bounds on the value (exact once the value phase ended),
-/// the moves proven best or worse by then, in words or as JSON.
-pub(super) fn report_stopped<R: Rules>(
+/// the moves proven best or worse by then, and a move to play now when none is proven best.
+pub(super) fn stopped_solve<R: Rules>(
     p: &Position<R>,
     stopped: &Stopped,
     proven: &Proven<<Position<R> as Game>::Move>,
-    limit: Option<f64>,
-    json: bool,
-) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    let cause = stopped.cause(limit);
+) -> json::SolveStopped {
     let value = proven.value.map(|v| p.final_value(v));
     let (lower, upper) = value.map_or((stopped.lower, stopped.upper), |v| (v, v));
     let mut best: Vec<u8> = proven.best.iter().map(|m| m.0).collect();
-    let worse: Vec<u8> = proven.worse.iter().map(|m| m.0).collect();
     let best_proven = !best.is_empty();
     // A stopped solve still says what to play: a proven best move, or else the look-ahead's.
-    let pick = (!best_proven)
-        .then(|| crate::cli::engine::fallback_move(p, &proven.worse))
-        .flatten();
-    let winner = Stopped::winner_of(lower, upper);
-    if json {
-        best.extend(pick.map(|m| m.0));
-        let v = json::SolveStopped {
-            head: json::PositionHead::of("solve", p),
-            complete: false,
-            stopped: stopped.stop_cause(),
-            value,
-            lower,
-            upper,
-            winner: json::Winner::of_known(winner),
-            best,
-            best_proven,
-            worse,
-            nodes: stopped.nodes,
-            seconds: stopped.seconds,
-        };
-        json::print(&mut out, &v)?;
-        return Ok(stopped.exit_code());
+    if !best_proven {
+        best.extend(crate::cli::engine::fallback_move(p, &proven.worse).map(|m| m.0));
     }
+    json::SolveStopped {
+        head: json::PositionHead::of("solve", p),
+        complete: false,
+        stopped: stopped.stop_cause(),
+        value,
+        lower,
+        upper,
+        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
+        best,
+        best_proven,
+        worse: proven.worse.iter().map(|m| m.0).collect(),
+        nodes: stopped.nodes,
+        seconds: stopped.seconds,
+    }
+}
+
+/// A stopped `solve` in words.
+pub(super) fn print_stopped_solve<R: Rules>(
+    out: &mut impl Write,
+    p: &Position<R>,
+    v: &json::SolveStopped,
+    limit: Option<f64>,
+) -> Result<()> {
+    let (proven_best, pick): (&[u8], Option<u8>) = if v.best_proven {
+        (&v.best, None)
+    } else {
+        (&[], v.best.first().copied())
+    };
     writeln!(out, "position: {p}")?;
-    match value {
-        Some(v) => writeln!(
+    match v.value {
+        Some(value) => writeln!(
             out,
-            "value:    {v:+} ({} under perfect play; final South minus North)",
-            report::verdict(v)
+            "value:    {value:+} ({} under perfect play; final South minus North)",
+            report::verdict(value)
         )?,
         None => writeln!(
             out,
-            "value:    in [{lower:+}, {upper:+}] (final South minus North; proven so far{})",
-            decided(winner)
+            "value:    in [{:+}, {:+}] (final South minus North; proven so far{})",
+            v.lower,
+            v.upper,
+            decided(v.winner)
         )?,
     }
-    if value.is_some() {
+    if v.value.is_some() {
         let mut children = Children::new();
         p.children(&mut children);
         let untested: Vec<u8> = children
             .as_slice()
             .iter()
             .map(|c| c.mv.0)
-            .filter(|m| !best.contains(m) && !worse.contains(m))
+            .filter(|m| !proven_best.contains(m) && !v.worse.contains(m))
             .collect();
-        if best_proven {
-            writeln!(out, "best:     {} (proven so far)", list_or_none(&best))?;
+        if v.best_proven {
+            writeln!(
+                out,
+                "best:     {} (proven so far)",
+                list_or_none(proven_best)
+            )?;
         }
-        writeln!(out, "worse:    {}", list_or_none(&worse))?;
+        writeln!(out, "worse:    {}", list_or_none(&v.worse))?;
         if !untested.is_empty() {
             writeln!(out, "untested: {}", list_or_none(&untested))?;
         }
@@ -133,10 +145,9 @@ pub(super) fn report_stopped<R: Rules>(
     if let Some(m) = pick {
         writeln!(
             out,
-            "move:     {} (to play now, not proven best: the pick of a {}-ply look-ahead{})",
-            m.0,
+            "move:     {m} (to play now, not proven best: the pick of a {}-ply look-ahead{})",
             crate::cli::engine::FALLBACK_DEPTH,
-            if worse.is_empty() {
+            if v.worse.is_empty() {
                 ""
             } else {
                 " among the moves not proven worse"
@@ -145,27 +156,26 @@ pub(super) fn report_stopped<R: Rules>(
     }
     writeln!(
         out,
-        "search:   {cause} after {:.1} s, {} nodes: {}",
-        stopped.seconds,
-        stopped.nodes,
-        if value.is_some() {
+        "search:   {} after {:.1} s, {} nodes: {}",
+        cause_words(v.stopped, limit),
+        v.seconds,
+        v.nodes,
+        if v.value.is_some() {
             "value solved, best moves or principal variation not finished"
         } else {
             "not solved"
         }
     )?;
-    Ok(stopped.exit_code())
+    Ok(())
 }
 
 /// What a stopped `analyze` proved: the exact value of each move it finished, bounds on the
-/// move it was valuing and on the position, in words or as JSON.
-pub(super) fn report_stopped_analysis<R: Rules>(
+/// move it was valuing and on the position.
+pub(super) fn stopped_analysis<R: Rules>(
     p: &Position<R>,
     stopped: &Stopped,
     proven: &Proven<<Position<R> as Game>::Move>,
-    limit: Option<f64>,
-    json: bool,
-) -> Result<ExitCode> {
+) -> json::AnalyzeStopped {
     let mut children = Children::new();
     p.children(&mut children);
     // Each move's bounds from the mover's view: exact when valued; the search's bounds for the
@@ -193,11 +203,16 @@ pub(super) fn report_stopped_analysis<R: Rules>(
         })
         .collect();
     // To final South-minus-North values (North's view flips the order).
-    let finals: Vec<(u8, i32, i32, bool)> = bounds
+    let moves = bounds
         .iter()
-        .map(|&(m, a, b, exact)| {
+        .map(|&(pit, a, b, exact)| {
             let (x, y) = (p.final_value(a), p.final_value(b));
-            (m, x.min(y), x.max(y), exact)
+            json::MoveBounds {
+                pit,
+                value: exact.then_some(x),
+                lower: x.min(y),
+                upper: x.max(y),
+            }
         })
         .collect();
     let lower_mover = bounds.iter().map(|b| b.1).max();
@@ -209,70 +224,71 @@ pub(super) fn report_stopped_analysis<R: Rules>(
         }
         _ => (p.final_value(0), p.final_value(0)),
     };
-    let winner = Stopped::winner_of(lower, upper);
-    let mut out = std::io::stdout().lock();
-    if json {
-        let v = json::AnalyzeStopped {
-            head: json::PositionHead::of("analyze", p),
-            complete: false,
-            stopped: stopped.stop_cause(),
-            lower,
-            upper,
-            winner: json::Winner::of_known(winner),
-            moves: finals
-                .iter()
-                .map(|&(pit, lower, upper, exact)| json::MoveBounds {
-                    pit,
-                    value: exact.then_some(lower),
-                    lower,
-                    upper,
-                })
-                .collect(),
-            nodes: stopped.nodes,
-            seconds: stopped.seconds,
-        };
-        json::print(&mut out, &v)?;
-        return Ok(stopped.exit_code());
+    json::AnalyzeStopped {
+        head: json::PositionHead::of("analyze", p),
+        complete: false,
+        stopped: stopped.stop_cause(),
+        lower,
+        upper,
+        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
+        moves,
+        nodes: stopped.nodes,
+        seconds: stopped.seconds,
     }
+}
+
+/// A stopped `analyze` in words: the moves are valued in order, so the first one without a
+/// value is the one the search was valuing.
+pub(super) fn print_stopped_analysis<R: Rules>(
+    out: &mut impl Write,
+    p: &Position<R>,
+    v: &json::AnalyzeStopped,
+    limit: Option<f64>,
+) -> Result<()> {
     writeln!(out, "position: {p}")?;
+    let valued = v.moves.iter().filter(|m| m.value.is_some()).count();
     if let Some(side) = p.to_move() {
         writeln!(
             out,
             "{side} to move; value of each move (final South minus North), proven so far:"
         )?;
-        for (i, &(m, a, b, exact)) in finals.iter().enumerate() {
-            if exact {
-                writeln!(out, "  {m:>2}  {a:+4}  {}", report::verdict(a))?;
-            } else if i == proven.valued.len() {
-                writeln!(out, "  {m:>2}  in [{a:+}, {b:+}] (being valued)")?;
-            } else {
-                writeln!(out, "  {m:>2}  not valued")?;
+        for (i, m) in v.moves.iter().enumerate() {
+            match m.value {
+                Some(a) => writeln!(out, "  {:>2}  {a:+4}  {}", m.pit, report::verdict(a))?,
+                None if i == valued => writeln!(
+                    out,
+                    "  {:>2}  in [{:+}, {:+}] (being valued)",
+                    m.pit, m.lower, m.upper
+                )?,
+                None => writeln!(out, "  {:>2}  not valued", m.pit)?,
             }
         }
     }
     writeln!(
         out,
-        "value:    in [{lower:+}, {upper:+}] (proven so far{})",
-        decided(winner)
+        "value:    in [{:+}, {:+}] (proven so far{})",
+        v.lower,
+        v.upper,
+        decided(v.winner)
     )?;
     writeln!(
         out,
         "search:   {} after {:.1} s, {} nodes: {} of {} moves valued",
-        stopped.cause(limit),
-        stopped.seconds,
-        stopped.nodes,
-        proven.valued.len(),
-        finals.len()
+        cause_words(v.stopped, limit),
+        v.seconds,
+        v.nodes,
+        valued,
+        v.moves.len()
     )?;
-    Ok(stopped.exit_code())
+    Ok(())
 }
 
-/// "; South wins" or "; North wins" when bounds decide the winner (+1 or -1), else nothing.
-fn decided(winner: Option<i32>) -> &'static str {
+/// "; South wins" or "; North wins" when bounds decide the winner, else nothing.
+fn decided(winner: Option<json::Winner>) -> &'static str {
     match winner {
-        Some(1) => "; South wins",
-        Some(_) => "; North wins",
-        None => "",
+        Some(json::Winner::South) => "; South wins",
+        Some(json::Winner::North) => "; North wins",
+        _ => "",
     }
 }
 

@@ -1,0 +1,127 @@
+//! `mancala serve`: a local web page to play and analyse every game, and the JSON API behind
+//! it (docs/web.md), on axum and tokio.
+//!
+//! The handlers are thin: they read a request into the command line's own flags and call the
+//! functions the commands call, so every value and every message is the command line's. The
+//! searches run on blocking threads, at most `--max-searches` at once, each with its own stop
+//! token (the time limit, `POST /api/stop`, or a closed connection raises it): [`state`].
+//! Ctrl-C (or SIGTERM, SIGHUP) stops the running searches and the server, which exits with 130.
+
+mod api;
+mod error;
+mod games;
+mod page;
+mod request;
+mod state;
+
+use super::engine;
+use super::solve::SearchArgs;
+use anyhow::{Context, Result};
+use axum::extract::DefaultBodyLimit;
+use clap::Args;
+use mancala_cli::args::parse_seconds;
+use mancala_cli::{exit, signal};
+use state::State;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body: a position and a move list fit many times over.
+pub(super) const MAX_BODY: usize = 64 * 1024;
+
+/// How long a search runs when `--time-limit` is not given, in seconds.
+pub(super) const DEFAULT_TIME_LIMIT: f64 = 60.0;
+
+/// `mancala serve`.
+#[derive(Args, Debug)]
+pub(super) struct ServeArgs {
+    /// The port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on: 127.0.0.1 (this machine only) unless told otherwise.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Searches probe the endgame tables in DIR (read only); without DIR, the default table
+    /// directory (write `--tables=DIR`).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, require_equals = false)]
+    tables: Option<Option<std::path::PathBuf>>,
+    /// Threads of each search (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size of each search in MiB (default: growing, as for `solve`).
+    #[arg(long)]
+    hash_mb: Option<u64>,
+    /// The most a search runs, in seconds, before it answers with the bounds it proved
+    /// (`complete: false`); a request may ask for less.
+    #[arg(long, value_parser = parse_seconds, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT)]
+    time_limit: f64,
+    /// Searches (and other requests that compute) running at once; more wait in line.
+    #[arg(long, default_value_t = 2)]
+    max_searches: usize,
+}
+
+/// Serves until a signal; exits with 130 then.
+pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
+    // Every flag is checked before the server starts, with the messages of `solve`.
+    engine::threads(args.threads)?;
+    engine::hash_bytes(args.hash_mb)?;
+    if args.max_searches == 0 {
+        anyhow::bail!("--max-searches must be at least 1");
+    }
+    let search = SearchArgs::for_server(
+        args.threads,
+        args.hash_mb,
+        args.tables.clone(),
+        args.time_limit,
+    );
+    if let Some(dir) = search.tables_dir() {
+        engine::tables_dir_exists(&dir)?;
+    }
+    let state = Arc::new(State::new(search, args.max_searches));
+    // The handler goes in first, so a signal from here on stops the server rather than killing it.
+    let _ = signal::flag();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(serve(state, SocketAddr::new(args.bind, args.port)))?;
+    // The searches saw the signal too and stopped; the runtime waits for their threads.
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    eprintln!("mancala serve: stopped by a signal");
+    Ok(ExitCode::from(exit::INTERRUPTED))
+}
+
+/// Listens on `addr`, prints the URL as stdout's first line, and answers until a signal.
+async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let bound = listener.local_addr()?;
+    let app = page::routes()
+        .merge(api::routes())
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state);
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "http://{bound}/")?;
+        out.flush()?;
+    }
+    eprintln!("mancala serve: open http://{bound}/ in a browser; Ctrl-C stops the server");
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(signalled())
+    .await
+    .context("the server failed")
+}
+
+/// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal flag (the one
+/// handler of [`signal`], which also stops every running search through its watcher).
+async fn signalled() {
+    while !signal::interrupted() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,0 +1,201 @@
+//! What the server shares between requests: its settings, the bound on running searches, and
+//! the stop tokens of the searches a page may stop by name.
+//!
+//! Every request that computes (a search, or a sowing that may run long) runs on a blocking
+//! thread of its own and holds one of `max_searches` permits while it does; a request that finds
+//! them all taken waits in line, and one that finds [`MAX_WAITING`] requests already waiting is
+//! answered 503 at once. A connection runs one such request at a time (HTTP/1.1 answers a
+//! connection's requests in order; the server also refuses a second one from the same peer).
+//!
+//! Each search has its own [`StopToken`]. Three things raise it: the time limit (the watcher of
+//! [`crate::cli::solve`]), `POST /api/stop` naming the search, and the request's end: the guard
+//! that [`State::run`] holds is dropped when the handler's future is, which happens when the
+//! client closes its connection before the answer.
+
+use super::super::solve::{Control, SearchArgs};
+use super::error::ApiError;
+use mancala::stop::StopToken;
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// Requests allowed to wait for a permit; the next one is answered 503.
+pub(super) const MAX_WAITING: usize = 64;
+
+/// The longest search id `?search=ID` takes.
+pub(super) const MAX_ID_LEN: usize = 64;
+
+/// The server's settings and shared state.
+pub(super) struct State {
+    /// The search flags every search starts from (`--threads`, `--hash-mb`, `--tables`,
+    /// `--time-limit`).
+    pub(super) search: SearchArgs,
+    /// `--max-searches`.
+    pub(super) max_searches: usize,
+    permits: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    running: Arc<AtomicUsize>,
+    /// The searches a page named (`?search=ID`), to stop them by that name.
+    named: Mutex<HashMap<String, StopToken>>,
+    /// The peers (connections) with a request running or waiting.
+    busy: Mutex<HashSet<SocketAddr>>,
+}
+
+/// Raises its token when dropped: when the request ends, however it ends.
+struct StopOnDrop(StopToken);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Takes a key out of a shared set or map when dropped.
+struct Unregister<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Unregister<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
+}
+
+/// Counts down when dropped.
+struct CountDown<C: std::ops::Deref<Target = AtomicUsize>>(C);
+
+impl<C: std::ops::Deref<Target = AtomicUsize>> Drop for CountDown<C> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl State {
+    pub(super) fn new(search: SearchArgs, max_searches: usize) -> Self {
+        Self {
+            search,
+            max_searches,
+            permits: Arc::new(Semaphore::new(max_searches)),
+            waiting: AtomicUsize::new(0),
+            running: Arc::new(AtomicUsize::new(0)),
+            named: Mutex::new(HashMap::new()),
+            busy: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Requests computing now, and waiting for a permit.
+    pub(super) fn load(&self) -> (usize, usize) {
+        (
+            self.running.load(Ordering::Relaxed),
+            self.waiting.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Stops the search named `id`; whether one was running.
+    pub(super) fn stop(&self, id: &str) -> bool {
+        let named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        named.get(id).map(StopToken::stop).is_some()
+    }
+
+    /// Runs `work` on a blocking thread under the bound, with a stop token raised by the time
+    /// limit, by `POST /api/stop` naming `id`, or by the request's end. `limit` (when given)
+    /// also bounds the wait for work that cannot look at the token (a sowing), which then
+    /// finishes on its own, still holding its permit.
+    pub(super) async fn run<T: Send + 'static>(
+        &self,
+        peer: SocketAddr,
+        id: Option<String>,
+        limit: Option<f64>,
+        work: impl FnOnce(&Control) -> anyhow::Result<T> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if !self
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(peer)
+        {
+            return Err(ApiError::conflict(
+                "this connection already has a request running: one at a time per connection",
+            ));
+        }
+        let _peer = Unregister(|| {
+            self.busy
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&peer);
+        });
+        let token = StopToken::new();
+        let _stop = StopOnDrop(token.clone());
+        if let Some(id) = &id {
+            if id.is_empty() || id.len() > MAX_ID_LEN {
+                return Err(ApiError::bad(format!(
+                    "search: an id of 1 to {MAX_ID_LEN} characters"
+                )));
+            }
+            let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+            if named.contains_key(id) {
+                return Err(ApiError::conflict(format!(
+                    "a search named '{id}' is already running"
+                )));
+            }
+            named.insert(id.clone(), token.clone());
+        }
+        let _named = Unregister(|| {
+            if let Some(id) = &id {
+                self.named
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(id);
+            }
+        });
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) => {
+                if self.waiting.fetch_add(1, Ordering::Relaxed) >= MAX_WAITING {
+                    self.waiting.fetch_sub(1, Ordering::Relaxed);
+                    return Err(ApiError::busy(format!(
+                        "the server is busy: {} searches running and {MAX_WAITING} waiting; try again later",
+                        self.max_searches
+                    )));
+                }
+                let _waiting = CountDown(&self.waiting);
+                self.permits
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| ApiError::busy("the server is shutting down".to_string()))?
+            }
+        };
+        self.running.fetch_add(1, Ordering::Relaxed);
+        let control = Control {
+            stop: token.flag().clone(),
+            progress: false,
+        };
+        let running = CountDown(self.running.clone());
+        let task = tokio::task::spawn_blocking(move || {
+            // The permit and the count go when the work does, not when the request does: a
+            // stopped search still runs until it looks at its token.
+            let _permit = permit;
+            let _running = running;
+            work(&control)
+        });
+        let joined = match limit {
+            // Work that looks at its token ends soon after the limit; a little slack covers
+            // the last nodes and the report.
+            Some(l) => tokio::time::timeout(Duration::from_secs_f64(l + 5.0), task)
+                .await
+                .map_err(|_| {
+                    ApiError::busy(format!(
+                        "still computing after the time limit of {l} s (a sowing that cannot be stopped); try again later"
+                    ))
+                })?,
+            None => task.await,
+        };
+        match joined {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(ApiError::bad(format!("{e:#}"))),
+            Err(e) => Err(ApiError::internal(format!("the computation failed: {e}"))),
+        }
+    }
+}
