@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Browser tests of `mancala serve` (issue 30) in real headless Chromium, driven by Selenium.
+
+Each scenario plays the page as a person would (clicks, keys, typing) and checks what it shows
+against the command line (`mancala play|analyze --json`), then saves a screenshot under
+target/web-screenshots/. Run by scripts/web-tests.sh, which starts the server.
+
+usage: web-tests.py URL MANCALA_BINARY SCREENSHOT_DIR
+"""
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+URL, MANCALA, SHOTS = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+def cli(*args):
+    """`mancala ARGS --json`, parsed."""
+    out = subprocess.run([MANCALA, *args, "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def cli_error(*args):
+    """The one-line message of a command the CLI refuses (without `error: `)."""
+    out = subprocess.run([MANCALA, *args], capture_output=True, text=True)
+    assert out.returncode != 0, args
+    return out.stderr.strip().removeprefix("error: ")
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+        opts.add_argument(a)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def settle(d, timeout=30):
+    """Waits until the page has no request in flight for a moment (the engine may chain)."""
+    end = time.time() + timeout
+    quiet = 0
+    while time.time() < end:
+        if d.execute_script("return document.body.dataset.pending") in ("0", None):
+            quiet += 1
+            if quiet >= 3:
+                return
+        else:
+            quiet = 0
+        time.sleep(0.1)
+    raise AssertionError("the page is still busy after %s s" % timeout)
+
+
+def status(d):
+    return d.find_element(By.ID, "status").text
+
+
+def position(d):
+    return d.find_element(By.ID, "position").get_attribute("value")
+
+
+def moves(d):
+    return [li.text for li in d.find_elements(By.CSS_SELECTOR, "#movelist li:not(.round)")]
+
+
+def new_game(d, game, holes, seeds, engine="N", match=False):
+    Select(d.find_element(By.ID, "game")).select_by_value(game)
+    for field, v in (("holes", holes), ("seeds", seeds)):
+        e = d.find_element(By.ID, field)
+        e.clear()
+        e.send_keys(str(v))
+    box = d.find_element(By.ID, "match")
+    if box.is_selected() != match:
+        box.click()
+    Select(d.find_element(By.ID, "engine")).select_by_value(engine)
+    settle(d)
+    d.find_element(By.ID, "new").click()
+    settle(d)
+
+
+def legal_pits(d, side):
+    return d.find_elements(By.CSS_SELECTOR, f'#board .pit.legal[data-side="{side}"]')
+
+
+def shot(d, name):
+    d.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def test_opens(d):
+    d.get(URL)
+    end = time.time() + 10
+    while d.execute_script("return document.body.dataset.ready") != "true":
+        assert time.time() < end, "the page did not load"
+        time.sleep(0.1)
+    settle(d)
+    assert "South to move" in status(d), status(d)
+    assert len(d.find_elements(By.CSS_SELECTOR, "#board .pit")) == 12  # Kalah(6,4)
+    shot(d, "01-open")
+
+
+def test_kalah_to_the_end(d):
+    """Kalah(4,3), South by clicks (the first legal pit), the engine North, to the end."""
+    new_game(d, "kalah", 4, 3, engine="N")
+    for _ in range(100):
+        if "Game over" in status(d):
+            break
+        pits = legal_pits(d, "S")
+        assert pits, status(d)
+        pits[0].click()
+        settle(d)
+    assert "Game over" in status(d), status(d)
+    played = moves(d)
+    want = cli("play", "kalah", "--holes", "4", "--seeds", "3", "--moves", " ".join(played))
+    assert want["position"] == position(d), (want["position"], position(d))
+    s, n = want["score"]
+    assert status(d).startswith(f"South {s}, North {n}."), status(d)
+    shot(d, "02-kalah-4x3-over")
+
+
+def test_hint_equals_analyze(d):
+    new_game(d, "kalah", 4, 3, engine="N")
+    legal_pits(d, "S")[1].click()  # S2: South moves again (its last seed in the store)
+    settle(d)
+    d.find_element(By.ID, "hint").click()
+    settle(d)
+    pos = position(d)
+    want = cli("analyze", "kalah", "--position", pos)
+    shown = {
+        int(p.get_attribute("data-move")): int(p.get_attribute("data-value"))
+        for p in d.find_elements(By.CSS_SELECTOR, "#board .pit[data-value]")
+    }
+    assert shown == {m["move"]: m["value"] for m in want["moves"]}, (shown, want)
+    bar = d.find_element(By.ID, "value-text")
+    assert bar.get_attribute("data-value") == "%+d" % want["value"], bar.text
+    shot(d, "03-hint")
+
+
+def test_undo_and_keys(d):
+    new_game(d, "kalah", 4, 3, engine="none")
+    start = position(d)
+    d.find_element(By.TAG_NAME, "body").send_keys("1")  # the keyboard plays move 1
+    settle(d)
+    after = position(d)
+    assert moves(d) == ["S1"] and after != start, (moves(d), after)
+    d.find_element(By.ID, "undo").click()
+    settle(d)
+    assert moves(d) == [] and position(d) == start
+    d.find_element(By.TAG_NAME, "body").send_keys("r")  # redo
+    settle(d)
+    assert position(d) == after
+    shot(d, "04-undo-redo")
+
+
+def test_paste_a_position(d):
+    new_game(d, "kalah", 4, 3, engine="none")
+    box = d.find_element(By.ID, "position")
+    bad = "1,2,3/1,2,3/0,0/S,"
+    box.clear()
+    box.send_keys(bad, Keys.ENTER)
+    settle(d)
+    err = d.find_element(By.ID, "error").text
+    assert err == cli_error("play", "kalah", "--position", bad), err
+    good = "1,2,0,1/0,1,1,2/10,14/N"
+    box.clear()
+    box.send_keys(good, Keys.ENTER)
+    settle(d)
+    assert position(d) == good and "North to move" in status(d), (position(d), status(d))
+    counts = [int(p.get_attribute("data-seeds")) for p in d.find_elements(By.CSS_SELECTOR, '#board .pit[data-side="S"]')]
+    assert counts == [1, 2, 0, 1], counts
+    assert d.find_element(By.ID, "error").text == ""
+    shot(d, "05-pasted")
+
+
+def test_dakon_match_round_2(d):
+    """Dakon 3x2, the README's match: round 1 by clicks, then round 2 with North's burnt pits."""
+    new_game(d, "dakon", 3, 2, engine="none", match=True)
+    for mv in [3, 2, 2, 3, 1, 3]:
+        side = "S" if "South to move" in status(d) else "N"
+        d.find_element(By.CSS_SELECTOR, f'#board .pit.legal[data-move="{mv}"][data-side="{side}"]').click()
+        settle(d)
+    burnt = d.find_elements(By.CSS_SELECTOR, "#board .pit.burnt")
+    assert len(burnt) == 2, len(burnt)
+    assert position(d) == "2,2,2/x,x,2/3,1/S", position(d)
+    assert "Round 2" in d.find_element(By.ID, "movelist").text
+    want = cli("match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3,2,2,3,1,3")
+    assert want["round"] == 2 and want["position"] == position(d)
+    shot(d, "06-dakon-round-2")
+
+
+def test_phone_size(d):
+    d.set_window_size(390, 844)
+    new_game(d, "san-yao", 5, 5, engine="N")
+    board = d.find_element(By.ID, "board")
+    assert board.size["width"] <= 390, board.size
+    legal_pits(d, "S")[0].click()
+    settle(d)
+    assert len(moves(d)) >= 2, moves(d)  # South's move and the engine's answer
+    shot(d, "07-phone")
+    d.set_window_size(1280, 900)
+
+
+def main():
+    d = browser()
+    tests = [test_opens, test_kalah_to_the_end, test_hint_equals_analyze, test_undo_and_keys,
+             test_paste_a_position, test_dakon_match_round_2, test_phone_size]
+    failed = 0
+    try:
+        for t in tests:
+            started = time.time()
+            try:
+                t(d)
+                print(f"ok   {t.__name__} ({time.time() - started:.1f} s)")
+            except Exception as e:  # report every scenario, then fail
+                failed += 1
+                shot(d, f"failed-{t.__name__}")
+                print(f"FAIL {t.__name__}: {e!r}")
+    finally:
+        d.quit()
+    print(f"{len(tests) - failed} passed, {failed} failed; screenshots in {SHOTS}")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
