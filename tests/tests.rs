@@ -19,6 +19,7 @@ mod props;
 mod protocol;
 mod records;
 mod reference;
+mod serve;
 mod solve;
 mod tables;
 mod util;

@@ -1,0 +1,351 @@
+//! `mancala serve` (docs/web.md): the JSON API through a real HTTP client against the real
+//! binary on a free port. Its values are the command line's, its errors the command line's
+//! messages; the time limit, a Stop, a closed connection and Ctrl-C stop searches; twenty
+//! clients at once all get their answers. The page itself is tested in a browser by
+//! scripts/web-tests.sh.
+
+use crate::util::{fails, json, repo};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `mancala serve --port 0`, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["serve", "--port", "0", "--threads", "1"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mancala serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("the URL line");
+        let url = line.trim().trim_end_matches('/').to_string();
+        assert!(url.starts_with("http://127.0.0.1:"), "{line}");
+        Server { child, url }
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        let mut r = agent(60).get(&format!("{}{path}", self.url)).call().unwrap();
+        (r.status().as_u16(), r.body_mut().read_json().unwrap())
+    }
+
+    /// POSTs `body` (text, sent as is) to `path`: the status and the JSON answer.
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        post_with(&agent(60), &format!("{}{path}", self.url), body).unwrap()
+    }
+
+    fn running(&self) -> u64 {
+        self.get("/api/status").1["running"].as_u64().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A client that reads 4xx and 5xx answers as answers, and gives up after `secs`.
+fn agent(secs: u64) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(secs)))
+        .build()
+        .into()
+}
+
+fn post_with(agent: &ureq::Agent, url: &str, body: &str) -> Result<(u16, Value), ureq::Error> {
+    let mut r = agent
+        .post(url)
+        .content_type("application/json")
+        .send(body)?;
+    let status = r.status().as_u16();
+    Ok((status, r.body_mut().read_json()?))
+}
+
+/// `v` without the fields that differ between two runs of the same search.
+fn steady(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        for k in ["seconds", "nodes", "tt_hit_rate", "tt_bytes", "threads"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+#[test]
+fn every_endpoint_answers_what_the_command_line_prints() {
+    let s = Server::start(&[]);
+    let cases: &[(&str, Value, &[&str])] = &[
+        ("play", json!({"game":"kalah","holes":4,"seeds":3,"moves":[2,4]}), &["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,4"]),
+        ("moves", json!({"game":"djenon","holes":3,"seeds":2}), &["moves", "djenon-aboure", "--holes", "3", "--seeds", "2"]),
+        ("solve", json!({"game":"kalah","holes":4,"seeds":3}), &["solve", "kalah", "--holes", "4", "--seeds", "3"]),
+        ("solve", json!({"game":"kalah","holes":3,"seeds":3,"options":["empty-capture"],"moves":"S1 S3"}), &["solve", "kalah", "--holes", "3", "--seeds", "3", "--empty-capture", "--moves", "S1 S3"]),
+        ("analyze", json!({"game":"dakon","holes":4,"seeds":4,"moves":[1]}), &["analyze", "dakon", "--holes", "4", "--seeds", "4", "--moves", "1"]),
+        ("analyze", json!({"game":"san-yao","position":"5,5,5/5s,5,5/0,0/S"}), &["analyze", "san-yao", "--position", "5,5,5/5s,5,5/0,0/S"]),
+        ("analyze", json!({"game":"walak","holes":3,"seeds":2,"options":["singleton-restriction"]}), &["analyze", "walak-pussa", "--holes", "3", "--seeds", "2", "--singleton-restriction"]),
+        ("match", json!({"game":"dakon","holes":3,"seeds":2,"moves":[3,2,2,3,1,3,2]}), &["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3,2,2,3,1,3,2"]),
+        ("match", json!({"game":"walak-pussa","holes":3,"seeds":2,"fill_from_move_1":true,"moves":[1]}), &["match", "walak-pussa", "--holes", "3", "--seeds", "2", "--fill-from-move-1", "--moves", "1"]),
+    ];
+    for (path, body, args) in cases {
+        let (status, got) = s.post(&format!("/api/{path}"), &body.to_string());
+        assert_eq!(status, 200, "{path} {body}: {got}");
+        let mut cli = args.to_vec();
+        cli.push("--json");
+        assert_eq!(steady(got), steady(json(&cli)), "{path} {body}");
+    }
+    let (status, games) = s.get("/api/games");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["game"].as_str().unwrap()).collect();
+    assert_eq!(names, ["kalah", "dakon", "djenon-aboure", "walak-pussa", "san-yao"]);
+    let kalah = &games["games"][0];
+    assert_eq!(kalah["holes"], json!({"min":1,"max":8,"default":6}));
+    assert_eq!(kalah["options"][0]["name"], "empty-capture");
+    assert_eq!(games["games"][1]["matches"], true);
+    assert_eq!(kalah["matches"], false);
+}
+
+#[test]
+fn bad_bodies_get_400_with_the_command_lines_message() {
+    let s = Server::start(&[]);
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("play", r#"{"game":"kalah","holes":9}"#, &["play", "kalah", "--holes", "9"]),
+        ("solve", r#"{"game":"dakon","holes":4,"seeds":0}"#, &["solve", "dakon", "--holes", "4", "--seeds", "0"]),
+        ("play", r#"{"game":"kalah","position":"1,2,3/1,2,3/0,0/S,"}"#, &["play", "kalah", "--position", "1,2,3/1,2,3/0,0/S,"]),
+        ("analyze", r#"{"game":"kalah","holes":4,"position":"1,1,1/1,1,1/0,0/S"}"#, &["analyze", "kalah", "--holes", "4", "--position", "1,1,1/1,1,1/0,0/S"]),
+        ("moves", r#"{"game":"kalah","holes":4,"seeds":3,"moves":[2,5]}"#, &["moves", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,5"]),
+        ("play", r#"{"game":"kalah","holes":4,"seeds":3,"moves":"N1"}"#, &["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "N1"]),
+        ("play", r#"{"game":"dakon","options":["empty-capture"]}"#, &["play", "dakon", "--empty-capture"]),
+        ("play", r#"{"game":"kalah","position":"1,1/1,1/0,0/S","seeds":3}"#, &["play", "kalah", "--position", "1,1/1,1/0,0/S", "--seeds", "3"]),
+        ("match", r#"{"game":"kalah"}"#, &["match", "kalah"]),
+        ("match", r#"{"game":"dakon","holes":3,"seeds":2,"moves":"3 2 x"}"#, &["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3 2 x"]),
+    ];
+    for (path, body, args) in cases {
+        let (status, got) = s.post(&format!("/api/{path}"), body);
+        let cli = fails(args);
+        let cli = cli.trim().strip_prefix("error: ").unwrap_or(&cli);
+        assert_eq!(status, 400, "{path} {body}: {got}");
+        assert_eq!(got["error"], cli, "{path} {body}");
+    }
+    // What the command line has no flag for: one line each, never a panic.
+    for (body, says) in [
+        ("not json", "invalid request body: expected ident"),
+        (r#"{"holes":4}"#, "invalid request body: missing field `game`"),
+        (r#"{"game":"kalah","hole":4}"#, "invalid request body: unknown field `hole`"),
+        (r#"{"game":"chess"}"#, "unknown game 'chess'"),
+        (r#"{"game":"kalah","options":["fast"]}"#, "unknown rule option 'fast'"),
+        (r#"{"game":"kalah","moves":{"a":1}}"#, "moves: write a list of moves"),
+        (r#"{"game":"kalah","time_limit":-1}"#, "time_limit: '-1' is not a positive number of seconds"),
+    ] {
+        let (status, got) = s.post("/api/solve", body);
+        assert_eq!(status, 400, "{body}: {got}");
+        let msg = got["error"].as_str().unwrap();
+        assert!(msg.starts_with(says), "{body}: {msg}");
+        assert!(!msg.contains('\n'), "{body}: {msg}");
+    }
+    // A body over 64 KiB is refused before it is read.
+    let big = format!(r#"{{"game":"kalah","position":"{}"}}"#, "1,".repeat(40_000));
+    let r = agent(60)
+        .post(&format!("{}/api/play", s.url))
+        .send(big.as_str())
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    let r = agent(60).get(&format!("{}/etc/passwd", s.url)).call().unwrap();
+    assert_eq!(r.status().as_u16(), 404, "no path reaches the file system");
+}
+
+#[test]
+fn the_time_limit_answers_with_proven_bounds() {
+    let s = Server::start(&["--time-limit", "1"]);
+    for path in ["solve", "analyze"] {
+        let started = Instant::now();
+        let (status, v) = s.post(&format!("/api/{path}"), r#"{"game":"kalah","holes":6,"seeds":6}"#);
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["complete"], false, "{v}");
+        assert_eq!(v["stopped"], "time-limit", "{v}");
+        let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+        assert!(-72 <= lo && lo <= hi && hi <= 72, "{v}");
+        assert!(took < Duration::from_secs(5), "{path} took {took:?}");
+    }
+    // A request may ask for less than the server's limit, never more.
+    let s = Server::start(&["--time-limit", "30"]);
+    let started = Instant::now();
+    let (_, v) = s.post("/api/solve", r#"{"game":"kalah","holes":6,"seeds":6,"time_limit":0.5}"#);
+    assert_eq!(v["stopped"], "time-limit", "{v}");
+    assert!(started.elapsed() < Duration::from_secs(4));
+}
+
+/// Polls `/api/status` until nothing runs; how long that took.
+fn wait_idle(s: &Server, within: Duration) -> Duration {
+    let started = Instant::now();
+    while s.running() > 0 {
+        assert!(started.elapsed() < within, "the search still runs after {within:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    started.elapsed()
+}
+
+#[test]
+fn a_closed_connection_stops_its_search() {
+    let s = Server::start(&["--time-limit", "60"]);
+    let url = format!("{}/api/solve", s.url);
+    // The client gives up after a second and closes its connection.
+    let started = Instant::now();
+    let r = post_with(&agent(1), &url, r#"{"game":"kalah","holes":6,"seeds":6}"#);
+    assert!(r.is_err(), "a 60 s search answered within a second: {r:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    wait_idle(&s, Duration::from_secs(5));
+}
+
+#[test]
+fn stop_by_name_answers_with_what_was_proven() {
+    let s = Server::start(&["--time-limit", "60"]);
+    let url = format!("{}/api/analyze?search=long-one", s.url);
+    let started = Instant::now();
+    let search = std::thread::spawn(move || {
+        post_with(&agent(60), &url, r#"{"game":"kalah","holes":6,"seeds":6}"#).unwrap()
+    });
+    let mut stopped = false;
+    while !stopped {
+        assert!(started.elapsed() < Duration::from_secs(10), "the search never started");
+        std::thread::sleep(Duration::from_millis(100));
+        let (status, v) = s.post("/api/stop", r#"{"search":"long-one"}"#);
+        assert_eq!(status, 200);
+        stopped = v["stopped"] == true;
+    }
+    let (status, v) = search.join().unwrap();
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["complete"], false, "{v}");
+    assert_eq!(v["stopped"], "interrupt", "{v}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let (_, v) = s.post("/api/stop", r#"{"search":"long-one"}"#);
+    assert_eq!(v["stopped"], false, "a finished search is no longer named");
+}
+
+#[test]
+fn twenty_clients_at_once_all_get_the_command_lines_values() {
+    let s = Server::start(&["--max-searches", "2"]);
+    let boards: Vec<(String, Value)> = (1..=4)
+        .map(|m| {
+            let moves = m.to_string();
+            let want = json(&["analyze", "kalah", "--holes", "4", "--seeds", "3", "--moves", &moves, "--json"]);
+            (moves, steady(want))
+        })
+        .collect();
+    let url = format!("{}/api/analyze", s.url);
+    let clients: Vec<_> = (0..20)
+        .map(|i| {
+            let (moves, want) = boards[i % boards.len()].clone();
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let body = format!(r#"{{"game":"kalah","holes":4,"seeds":3,"moves":[{moves}]}}"#);
+                let (status, got) = post_with(&agent(120), &url, &body).unwrap();
+                assert_eq!(status, 200, "{got}");
+                assert_eq!(steady(got), want);
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().expect("a client failed");
+    }
+    assert_eq!(s.running(), 0);
+}
+
+#[test]
+fn the_page_is_served_from_the_binary() {
+    let s = Server::start(&[]);
+    for (path, kind, has) in [
+        ("/", "text/html", "<svg id=\"board\""),
+        ("/app.js", "text/javascript", "/api/analyze"),
+        ("/board.js", "text/javascript", "parsePosition"),
+        ("/style.css", "text/css", "#board"),
+    ] {
+        let mut r = agent(10).get(&format!("{}{path}", s.url)).call().unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        let ct = r.headers().get("content-type").unwrap().to_str().unwrap().to_string();
+        assert!(ct.starts_with(kind), "{path}: {ct}");
+        assert!(r.body_mut().read_to_string().unwrap().contains(has), "{path}");
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_searches_and_exits_130() {
+    let mut s = Server::start(&["--time-limit", "60"]);
+    let url = format!("{}/api/solve", s.url);
+    let search = std::thread::spawn(move || post_with(&agent(30), &url, r#"{"game":"kalah","holes":6,"seeds":6}"#));
+    let started = Instant::now();
+    while s.running() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid = s.child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let code = s.child.wait().unwrap();
+    assert_eq!(code.code(), Some(130));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // The running search answered with what it proved before the server went.
+    if let Ok((status, v)) = search.join().unwrap() {
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["complete"], false, "{v}");
+    }
+}
+
+/// docs/web.md's examples: each ```api block is a request and its answer, `"[..]"` standing
+/// for any value.
+#[test]
+fn the_examples_of_docs_web_md_are_what_the_server_answers() {
+    let doc = std::fs::read_to_string(repo().join("docs/web.md")).unwrap();
+    let s = Server::start(&[]);
+    let mut checked = 0;
+    for block in doc.split("```api\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let (request, answer) = block.split_once("\n\n").expect("a request, a blank line, an answer");
+        let mut lines = request.lines();
+        let (method, path) = lines.next().unwrap().split_once(' ').unwrap();
+        let body: String = lines.collect::<Vec<_>>().join("\n");
+        let (status_line, want) = answer.split_once('\n').unwrap();
+        let (status, got) = match method {
+            "GET" => s.get(path),
+            "POST" => s.post(path, &body),
+            other => panic!("method {other}"),
+        };
+        assert_eq!(status.to_string(), status_line.split(' ').next().unwrap(), "{method} {path}: {got}");
+        let want: Value = serde_json::from_str(want.trim()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        matches(&want, &got, path);
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} examples in docs/web.md");
+}
+
+/// `got` is `want`, where `want`'s `"[..]"` matches anything.
+fn matches(want: &Value, got: &Value, at: &str) {
+    match (want, got) {
+        (Value::String(w), _) if w == "[..]" => {}
+        (Value::Object(w), Value::Object(g)) => {
+            let (wk, gk): (Vec<_>, Vec<_>) = (w.keys().collect(), g.keys().collect());
+            assert_eq!(wk, gk, "{at}: the fields differ");
+            for (k, v) in w {
+                matches(v, &g[k], &format!("{at}.{k}"));
+            }
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            assert_eq!(w.len(), g.len(), "{at}: {got}");
+            for (i, (a, b)) in w.iter().zip(g).enumerate() {
+                matches(a, b, &format!("{at}[{i}]"));
+            }
+        }
+        _ => assert_eq!(want, got, "{at}"),
+    }
+}
