@@ -69,7 +69,7 @@ def position(d):
 
 
 def moves(d):
-    return [li.text for li in d.find_elements(By.CSS_SELECTOR, "#movelist li:not(.round)")]
+    return [li.get_attribute("data-move") for li in d.find_elements(By.CSS_SELECTOR, "#movelist li:not(.round)")]
 
 
 def new_game(d, game, holes, seeds, engine="N", match=False):
@@ -139,8 +139,16 @@ def test_hint_equals_analyze(d):
         for p in d.find_elements(By.CSS_SELECTOR, "#board .pit[data-value]")
     }
     assert shown == {m["move"]: m["value"] for m in want["moves"]}, (shown, want)
+    assert not d.find_element(By.ID, "redo").is_enabled(), "nothing to redo"
     bar = d.find_element(By.ID, "value-text")
     assert bar.get_attribute("data-value") == "%+d" % want["value"], bar.text
+    # Solve (the key S): the value, the best moves and the principal variation of `solve`.
+    d.find_element(By.TAG_NAME, "body").send_keys("s")
+    settle(d)
+    solved = cli("solve", "kalah", "--position", pos)
+    pv = " ".join(f"{m['side']}{m['move']}" for m in solved["pv"])
+    shown = d.find_element(By.ID, "pv").text
+    assert shown.startswith("Value %+d" % solved["value"]) and shown.endswith(pv), (shown, pv)
     shot(d, "03-hint")
 
 

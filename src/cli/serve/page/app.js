@@ -79,11 +79,18 @@ async function api(path, body, search) {
   }
 }
 
-function showBusy() {
-  $('busy').hidden = !st.busy;
-  for (const id of ['hint', 'solve', 'engine-move', 'undo', 'redo', 'set-position']) {
+/** The buttons that can act now: none of them during a search but Stop. */
+function enableButtons() {
+  for (const id of ['hint', 'solve', 'engine-move', 'set-position']) {
     $(id).disabled = !!st.busy;
   }
+  $('undo').disabled = !!st.busy || !st.moves.length;
+  $('redo').disabled = !!st.busy || !st.redo.length;
+}
+
+function showBusy() {
+  $('busy').hidden = !st.busy;
+  enableButtons();
   if (!st.busy) return;
   const tick = () => {
     const t = (performance.now() - st.busy.started) / 1000;
@@ -171,7 +178,7 @@ async function solveNow() {
 function showSolve(r) {
   const pv = r.complete ? r.pv.map((m) => `${m.side}${m.move}`).join(' ') : '';
   st.pv = r.complete
-    ? `Value ${signed(r.value)} (${verdict(r.value)}); best ${r.best.join(', ')}; PV: ${pv}`
+    ? `Value ${signed(r.value)} (${verdict(r.value)}); best ${r.best.join(', ')}; principal variation: ${pv}`
     : `Stopped: value in [${signed(r.lower)}, ${signed(r.upper)}]; ${r.best_proven ? 'best' : 'to play'} ${r.best.join(', ')}`;
   renderSide();
 }
@@ -249,8 +256,7 @@ function render() {
   renderBar(pos);
   renderSide();
   $('hint').setAttribute('aria-pressed', String(st.hint));
-  $('undo').disabled = !st.moves.length;
-  $('redo').disabled = !st.redo.length;
+  enableButtons();
 }
 
 function renderBar(pos) {
@@ -270,20 +276,26 @@ function renderBar(pos) {
 function renderSide() {
   const list = $('movelist');
   list.replaceChildren();
-  const add = (text, cls) => {
+  let k = 0;
+  const add = (move) => {
     const li = document.createElement('li');
+    li.dataset.move = move;
+    li.textContent = `${++k}. ${move}`;
+    list.appendChild(li);
+  };
+  const heading = (text) => {
+    const li = document.createElement('li');
+    li.className = 'round';
     li.textContent = text;
-    if (cls) li.className = cls;
     list.appendChild(li);
   };
   if (st.match && st.view?.rounds) {
-    let k = 0;
     st.view.rounds.forEach((r, i) => {
-      add(`Round ${i + 1}: ${sideName(r.starter)} starts`, 'round');
-      for (const _ of r.moves) add(st.moves[k++]);
+      heading(`Round ${i + 1}: ${sideName(r.starter)} starts`);
+      for (let j = 0; j < r.moves.length; j++) add(st.moves[k]);
     });
   } else {
-    for (const m of st.moves) add(m);
+    st.moves.forEach(add);
   }
   $('pv').textContent = st.pv || '';
   const rounds = $('rounds');
