@@ -35,7 +35,10 @@ impl Server {
     }
 
     fn get(&self, path: &str) -> (u16, Value) {
-        let mut r = agent(60).get(&format!("{}{path}", self.url)).call().unwrap();
+        let mut r = agent(60)
+            .get(&format!("{}{path}", self.url))
+            .call()
+            .unwrap();
         (r.status().as_u16(), r.body_mut().read_json().unwrap())
     }
 
@@ -88,15 +91,92 @@ fn steady(mut v: Value) -> Value {
 fn every_endpoint_answers_what_the_command_line_prints() {
     let s = Server::start(&[]);
     let cases: &[(&str, Value, &[&str])] = &[
-        ("play", json!({"game":"kalah","holes":4,"seeds":3,"moves":[2,4]}), &["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,4"]),
-        ("moves", json!({"game":"djenon","holes":3,"seeds":2}), &["moves", "djenon-aboure", "--holes", "3", "--seeds", "2"]),
-        ("solve", json!({"game":"kalah","holes":4,"seeds":3}), &["solve", "kalah", "--holes", "4", "--seeds", "3"]),
-        ("solve", json!({"game":"kalah","holes":3,"seeds":3,"options":["empty-capture"],"moves":"S1 S3"}), &["solve", "kalah", "--holes", "3", "--seeds", "3", "--empty-capture", "--moves", "S1 S3"]),
-        ("analyze", json!({"game":"dakon","holes":4,"seeds":4,"moves":[1]}), &["analyze", "dakon", "--holes", "4", "--seeds", "4", "--moves", "1"]),
-        ("analyze", json!({"game":"san-yao","position":"5,5,5/5s,5,5/0,0/S"}), &["analyze", "san-yao", "--position", "5,5,5/5s,5,5/0,0/S"]),
-        ("analyze", json!({"game":"walak","holes":3,"seeds":2,"options":["singleton-restriction"]}), &["analyze", "walak-pussa", "--holes", "3", "--seeds", "2", "--singleton-restriction"]),
-        ("match", json!({"game":"dakon","holes":3,"seeds":2,"moves":[3,2,2,3,1,3,2]}), &["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3,2,2,3,1,3,2"]),
-        ("match", json!({"game":"walak-pussa","holes":3,"seeds":2,"fill_from_move_1":true,"moves":[1]}), &["match", "walak-pussa", "--holes", "3", "--seeds", "2", "--fill-from-move-1", "--moves", "1"]),
+        (
+            "play",
+            json!({"game":"kalah","holes":4,"seeds":3,"moves":[2,4]}),
+            &[
+                "play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,4",
+            ],
+        ),
+        (
+            "moves",
+            json!({"game":"djenon","holes":3,"seeds":2}),
+            &["moves", "djenon-aboure", "--holes", "3", "--seeds", "2"],
+        ),
+        (
+            "solve",
+            json!({"game":"kalah","holes":4,"seeds":3}),
+            &["solve", "kalah", "--holes", "4", "--seeds", "3"],
+        ),
+        (
+            "solve",
+            json!({"game":"kalah","holes":3,"seeds":3,"options":["empty-capture"],"moves":"S1 S3"}),
+            &[
+                "solve",
+                "kalah",
+                "--holes",
+                "3",
+                "--seeds",
+                "3",
+                "--empty-capture",
+                "--moves",
+                "S1 S3",
+            ],
+        ),
+        (
+            "analyze",
+            json!({"game":"dakon","holes":4,"seeds":4,"moves":[1]}),
+            &[
+                "analyze", "dakon", "--holes", "4", "--seeds", "4", "--moves", "1",
+            ],
+        ),
+        (
+            "analyze",
+            json!({"game":"san-yao","position":"5,5,5/5s,5,5/0,0/S"}),
+            &["analyze", "san-yao", "--position", "5,5,5/5s,5,5/0,0/S"],
+        ),
+        (
+            "analyze",
+            json!({"game":"walak","holes":3,"seeds":2,"options":["singleton-restriction"]}),
+            &[
+                "analyze",
+                "walak-pussa",
+                "--holes",
+                "3",
+                "--seeds",
+                "2",
+                "--singleton-restriction",
+            ],
+        ),
+        (
+            "match",
+            json!({"game":"dakon","holes":3,"seeds":2,"moves":[3,2,2,3,1,3,2]}),
+            &[
+                "match",
+                "dakon",
+                "--holes",
+                "3",
+                "--seeds",
+                "2",
+                "--moves",
+                "3,2,2,3,1,3,2",
+            ],
+        ),
+        (
+            "match",
+            json!({"game":"walak-pussa","holes":3,"seeds":2,"fill_from_move_1":true,"moves":[1]}),
+            &[
+                "match",
+                "walak-pussa",
+                "--holes",
+                "3",
+                "--seeds",
+                "2",
+                "--fill-from-move-1",
+                "--moves",
+                "1",
+            ],
+        ),
     ];
     for (path, body, args) in cases {
         let (status, got) = s.post(&format!("/api/{path}"), &body.to_string());
@@ -107,8 +187,16 @@ fn every_endpoint_answers_what_the_command_line_prints() {
     }
     let (status, games) = s.get("/api/games");
     assert_eq!(status, 200);
-    let names: Vec<&str> = games["games"].as_array().unwrap().iter().map(|g| g["game"].as_str().unwrap()).collect();
-    assert_eq!(names, ["kalah", "dakon", "djenon-aboure", "walak-pussa", "san-yao"]);
+    let names: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["kalah", "dakon", "djenon-aboure", "walak-pussa", "san-yao"]
+    );
     let kalah = &games["games"][0];
     assert_eq!(kalah["holes"], json!({"min":1,"max":8,"default":6}));
     assert_eq!(kalah["options"][0]["name"], "empty-capture");
@@ -120,16 +208,72 @@ fn every_endpoint_answers_what_the_command_line_prints() {
 fn bad_bodies_get_400_with_the_command_lines_message() {
     let s = Server::start(&[]);
     let cases: &[(&str, &str, &[&str])] = &[
-        ("play", r#"{"game":"kalah","holes":9}"#, &["play", "kalah", "--holes", "9"]),
-        ("solve", r#"{"game":"dakon","holes":4,"seeds":0}"#, &["solve", "dakon", "--holes", "4", "--seeds", "0"]),
-        ("play", r#"{"game":"kalah","position":"1,2,3/1,2,3/0,0/S,"}"#, &["play", "kalah", "--position", "1,2,3/1,2,3/0,0/S,"]),
-        ("analyze", r#"{"game":"kalah","holes":4,"position":"1,1,1/1,1,1/0,0/S"}"#, &["analyze", "kalah", "--holes", "4", "--position", "1,1,1/1,1,1/0,0/S"]),
-        ("moves", r#"{"game":"kalah","holes":4,"seeds":3,"moves":[2,5]}"#, &["moves", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,5"]),
-        ("play", r#"{"game":"kalah","holes":4,"seeds":3,"moves":"N1"}"#, &["play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "N1"]),
-        ("play", r#"{"game":"dakon","options":["empty-capture"]}"#, &["play", "dakon", "--empty-capture"]),
-        ("play", r#"{"game":"kalah","position":"1,1/1,1/0,0/S","seeds":3}"#, &["play", "kalah", "--position", "1,1/1,1/0,0/S", "--seeds", "3"]),
+        (
+            "play",
+            r#"{"game":"kalah","holes":9}"#,
+            &["play", "kalah", "--holes", "9"],
+        ),
+        (
+            "solve",
+            r#"{"game":"dakon","holes":4,"seeds":0}"#,
+            &["solve", "dakon", "--holes", "4", "--seeds", "0"],
+        ),
+        (
+            "play",
+            r#"{"game":"kalah","position":"1,2,3/1,2,3/0,0/S,"}"#,
+            &["play", "kalah", "--position", "1,2,3/1,2,3/0,0/S,"],
+        ),
+        (
+            "analyze",
+            r#"{"game":"kalah","holes":4,"position":"1,1,1/1,1,1/0,0/S"}"#,
+            &[
+                "analyze",
+                "kalah",
+                "--holes",
+                "4",
+                "--position",
+                "1,1,1/1,1,1/0,0/S",
+            ],
+        ),
+        (
+            "moves",
+            r#"{"game":"kalah","holes":4,"seeds":3,"moves":[2,5]}"#,
+            &[
+                "moves", "kalah", "--holes", "4", "--seeds", "3", "--moves", "2,5",
+            ],
+        ),
+        (
+            "play",
+            r#"{"game":"kalah","holes":4,"seeds":3,"moves":"N1"}"#,
+            &[
+                "play", "kalah", "--holes", "4", "--seeds", "3", "--moves", "N1",
+            ],
+        ),
+        (
+            "play",
+            r#"{"game":"dakon","options":["empty-capture"]}"#,
+            &["play", "dakon", "--empty-capture"],
+        ),
+        (
+            "play",
+            r#"{"game":"kalah","position":"1,1/1,1/0,0/S","seeds":3}"#,
+            &[
+                "play",
+                "kalah",
+                "--position",
+                "1,1/1,1/0,0/S",
+                "--seeds",
+                "3",
+            ],
+        ),
         ("match", r#"{"game":"kalah"}"#, &["match", "kalah"]),
-        ("match", r#"{"game":"dakon","holes":3,"seeds":2,"moves":"3 2 x"}"#, &["match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3 2 x"]),
+        (
+            "match",
+            r#"{"game":"dakon","holes":3,"seeds":2,"moves":"3 2 x"}"#,
+            &[
+                "match", "dakon", "--holes", "3", "--seeds", "2", "--moves", "3 2 x",
+            ],
+        ),
     ];
     for (path, body, args) in cases {
         let (status, got) = s.post(&format!("/api/{path}"), body);
@@ -141,12 +285,27 @@ fn bad_bodies_get_400_with_the_command_lines_message() {
     // What the command line has no flag for: one line each, never a panic.
     for (body, says) in [
         ("not json", "invalid request body: expected ident"),
-        (r#"{"holes":4}"#, "invalid request body: missing field `game`"),
-        (r#"{"game":"kalah","hole":4}"#, "invalid request body: unknown field `hole`"),
+        (
+            r#"{"holes":4}"#,
+            "invalid request body: missing field `game`",
+        ),
+        (
+            r#"{"game":"kalah","hole":4}"#,
+            "invalid request body: unknown field `hole`",
+        ),
         (r#"{"game":"chess"}"#, "unknown game 'chess'"),
-        (r#"{"game":"kalah","options":["fast"]}"#, "unknown rule option 'fast'"),
-        (r#"{"game":"kalah","moves":{"a":1}}"#, "moves: write a list of moves"),
-        (r#"{"game":"kalah","time_limit":-1}"#, "time_limit: '-1' is not a positive number of seconds"),
+        (
+            r#"{"game":"kalah","options":["fast"]}"#,
+            "unknown rule option 'fast'",
+        ),
+        (
+            r#"{"game":"kalah","moves":{"a":1}}"#,
+            "moves: write a list of moves",
+        ),
+        (
+            r#"{"game":"kalah","time_limit":-1}"#,
+            "time_limit: '-1' is not a positive number of seconds",
+        ),
     ] {
         let (status, got) = s.post("/api/solve", body);
         assert_eq!(status, 400, "{body}: {got}");
@@ -161,7 +320,10 @@ fn bad_bodies_get_400_with_the_command_lines_message() {
         .send(big.as_str())
         .unwrap();
     assert_eq!(r.status().as_u16(), 413);
-    let r = agent(60).get(&format!("{}/etc/passwd", s.url)).call().unwrap();
+    let r = agent(60)
+        .get(&format!("{}/etc/passwd", s.url))
+        .call()
+        .unwrap();
     assert_eq!(r.status().as_u16(), 404, "no path reaches the file system");
 }
 
@@ -170,7 +332,10 @@ fn the_time_limit_answers_with_proven_bounds() {
     let s = Server::start(&["--time-limit", "1"]);
     for path in ["solve", "analyze"] {
         let started = Instant::now();
-        let (status, v) = s.post(&format!("/api/{path}"), r#"{"game":"kalah","holes":6,"seeds":6}"#);
+        let (status, v) = s.post(
+            &format!("/api/{path}"),
+            r#"{"game":"kalah","holes":6,"seeds":6}"#,
+        );
         let took = started.elapsed();
         assert_eq!(status, 200, "{v}");
         assert_eq!(v["complete"], false, "{v}");
@@ -182,7 +347,10 @@ fn the_time_limit_answers_with_proven_bounds() {
     // A request may ask for less than the server's limit, never more.
     let s = Server::start(&["--time-limit", "30"]);
     let started = Instant::now();
-    let (_, v) = s.post("/api/solve", r#"{"game":"kalah","holes":6,"seeds":6,"time_limit":0.5}"#);
+    let (_, v) = s.post(
+        "/api/solve",
+        r#"{"game":"kalah","holes":6,"seeds":6,"time_limit":0.5}"#,
+    );
     assert_eq!(v["stopped"], "time-limit", "{v}");
     assert!(started.elapsed() < Duration::from_secs(4));
 }
@@ -191,7 +359,10 @@ fn the_time_limit_answers_with_proven_bounds() {
 fn wait_idle(s: &Server, within: Duration) -> Duration {
     let started = Instant::now();
     while s.running() > 0 {
-        assert!(started.elapsed() < within, "the search still runs after {within:?}");
+        assert!(
+            started.elapsed() < within,
+            "the search still runs after {within:?}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     started.elapsed()
@@ -219,7 +390,10 @@ fn stop_by_name_answers_with_what_was_proven() {
     });
     let mut stopped = false;
     while !stopped {
-        assert!(started.elapsed() < Duration::from_secs(10), "the search never started");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the search never started"
+        );
         std::thread::sleep(Duration::from_millis(100));
         let (status, v) = s.post("/api/stop", r#"{"search":"long-one"}"#);
         assert_eq!(status, 200);
@@ -240,7 +414,9 @@ fn twenty_clients_at_once_all_get_the_command_lines_values() {
     let boards: Vec<(String, Value)> = (1..=4)
         .map(|m| {
             let moves = m.to_string();
-            let want = json(&["analyze", "kalah", "--holes", "4", "--seeds", "3", "--moves", &moves, "--json"]);
+            let want = json(&[
+                "analyze", "kalah", "--holes", "4", "--seeds", "3", "--moves", &moves, "--json",
+            ]);
             (moves, steady(want))
         })
         .collect();
@@ -274,9 +450,18 @@ fn the_page_is_served_from_the_binary() {
     ] {
         let mut r = agent(10).get(&format!("{}{path}", s.url)).call().unwrap();
         assert_eq!(r.status().as_u16(), 200, "{path}");
-        let ct = r.headers().get("content-type").unwrap().to_str().unwrap().to_string();
+        let ct = r
+            .headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
         assert!(ct.starts_with(kind), "{path}: {ct}");
-        assert!(r.body_mut().read_to_string().unwrap().contains(has), "{path}");
+        assert!(
+            r.body_mut().read_to_string().unwrap().contains(has),
+            "{path}"
+        );
     }
 }
 
@@ -284,14 +469,20 @@ fn the_page_is_served_from_the_binary() {
 fn ctrl_c_stops_the_searches_and_exits_130() {
     let mut s = Server::start(&["--time-limit", "60"]);
     let url = format!("{}/api/solve", s.url);
-    let search = std::thread::spawn(move || post_with(&agent(30), &url, r#"{"game":"kalah","holes":6,"seeds":6}"#));
+    let search = std::thread::spawn(move || {
+        post_with(&agent(30), &url, r#"{"game":"kalah","holes":6,"seeds":6}"#)
+    });
     let started = Instant::now();
     while s.running() == 0 {
         assert!(started.elapsed() < Duration::from_secs(10));
         std::thread::sleep(Duration::from_millis(50));
     }
     let pid = s.child.id().to_string();
-    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
     let code = s.child.wait().unwrap();
     assert_eq!(code.code(), Some(130));
     assert!(started.elapsed() < Duration::from_secs(10));
@@ -311,7 +502,9 @@ fn the_examples_of_docs_web_md_are_what_the_server_answers() {
     let mut checked = 0;
     for block in doc.split("```api\n").skip(1) {
         let block = &block[..block.find("```").unwrap()];
-        let (request, answer) = block.split_once("\n\n").expect("a request, a blank line, an answer");
+        let (request, answer) = block
+            .split_once("\n\n")
+            .expect("a request, a blank line, an answer");
         let mut lines = request.lines();
         let (method, path) = lines.next().unwrap().split_once(' ').unwrap();
         let body: String = lines.collect::<Vec<_>>().join("\n");
@@ -321,8 +514,13 @@ fn the_examples_of_docs_web_md_are_what_the_server_answers() {
             "POST" => s.post(path, &body),
             other => panic!("method {other}"),
         };
-        assert_eq!(status.to_string(), status_line.split(' ').next().unwrap(), "{method} {path}: {got}");
-        let want: Value = serde_json::from_str(want.trim()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            status.to_string(),
+            status_line.split(' ').next().unwrap(),
+            "{method} {path}: {got}"
+        );
+        let want: Value =
+            serde_json::from_str(want.trim()).unwrap_or_else(|e| panic!("{path}: {e}"));
         matches(&want, &got, path);
         checked += 1;
     }
