@@ -204,6 +204,35 @@ def test_dakon_match_round_2(d):
     shot(d, "06-dakon-round-2")
 
 
+def test_stop(d):
+    """A long search (the hint on Kalah(6,6)): the spinner, then Stop; the bounds it proved."""
+    if d.find_element(By.ID, "hint").get_attribute("aria-pressed") != "true":
+        d.find_element(By.ID, "hint").click()
+    Select(d.find_element(By.ID, "game")).select_by_value("kalah")
+    for field, v in (("holes", 6), ("seeds", 6)):
+        e = d.find_element(By.ID, field)
+        e.clear()
+        e.send_keys(str(v))
+    Select(d.find_element(By.ID, "engine")).select_by_value("none")
+    d.find_element(By.ID, "new").click()
+    end = time.time() + 10
+    while not d.find_element(By.ID, "busy").is_displayed():
+        assert time.time() < end, "no spinner"
+        time.sleep(0.05)
+    time.sleep(1.0)
+    assert "valuing every move" in d.find_element(By.ID, "busy-text").text
+    shot(d, "08-searching")
+    started = time.time()
+    d.find_element(By.ID, "stop").click()
+    settle(d)
+    assert time.time() - started < 5, "Stop took %.1f s" % (time.time() - started)
+    assert not d.find_element(By.ID, "busy").is_displayed()
+    assert "stopped before it was exact" in d.find_element(By.ID, "value-text").text
+    values = [p.get_attribute("data-value") for p in d.find_elements(By.CSS_SELECTOR, "#board .pit[data-value]")]
+    assert len(values) == 6 and any(".." in v for v in values), values
+    shot(d, "09-stopped")
+
+
 def test_phone_size(d):
     d.set_window_size(390, 844)
     new_game(d, "san-yao", 5, 5, engine="N")
@@ -219,7 +248,7 @@ def test_phone_size(d):
 def main():
     d = browser()
     tests = [test_opens, test_kalah_to_the_end, test_hint_equals_analyze, test_undo_and_keys,
-             test_paste_a_position, test_dakon_match_round_2, test_phone_size]
+             test_paste_a_position, test_dakon_match_round_2, test_stop, test_phone_size]
     failed = 0
     try:
         for t in tests:

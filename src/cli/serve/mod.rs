@@ -109,13 +109,20 @@ async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<()> {
         out.flush()?;
     }
     eprintln!("mancala serve: open http://{bound}/ in a browser; Ctrl-C stops the server");
-    axum::serve(
+    let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(signalled())
-    .await
-    .context("the server failed")
+    .with_graceful_shutdown(signalled());
+    // After a signal the server answers the requests in flight (stopped searches answer at
+    // once) and closes idle connections; a client that keeps a request open gets 5 s.
+    tokio::select! {
+        r = server => r.context("the server failed"),
+        () = async {
+            signalled().await;
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        } => Ok(()),
+    }
 }
 
 /// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal flag (the one

@@ -219,12 +219,12 @@ function hintValues(holes) {
   for (const m of st.values.moves) {
     if (m.value === null) {
       values.set(m.move, {
-        label: `${signed(m.lower)}..${signed(m.upper)}`, colour: '#ddd',
+        label: `${signed(m.lower)}..${signed(m.upper)}`, colour: '#ddd', exact: false,
         title: `move ${m.move}: value in [${signed(m.lower)}, ${signed(m.upper)}] (stopped)`,
       });
     } else {
       values.set(m.move, {
-        label: signed(m.value), colour: colour(best - own(m.value), best - worst),
+        label: signed(m.value), colour: colour(best - own(m.value), best - worst), exact: true,
         title: `move ${m.move}: ${verdict(m.value)}`,
       });
     }

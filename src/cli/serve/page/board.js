@@ -115,7 +115,7 @@ export function drawBoard(svg, pos, { moves = new Map(), values = new Map(), onM
       if (v) {
         cup.setAttribute('style', `fill: ${v.colour}`);
         g.setAttribute('data-value', v.label);
-        text(g, x, y + 16, v.label, 'value');
+        text(g, x, y + 16, v.label, v.exact ? 'value' : 'value range');
         label += `, value ${v.label}`;
         el('title', {}, g).textContent = v.title;
       }
