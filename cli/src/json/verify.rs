@@ -198,4 +198,7 @@ pub struct PerfectRound {
     /// [South, North] at the round's end.
     pub end: [u32; 2],
     pub moves: usize,
+    /// The moves of the round as pit numbers: joined over the rounds, the record replays with
+    /// `mancala match --moves`.
+    pub played: Vec<u8>,
 }
