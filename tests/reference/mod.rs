@@ -40,6 +40,8 @@ pub enum RefGame {
     Kalah {
         empty_capture: bool,
         end_when_mover_empty: bool,
+        /// docs/rules.md §3.5: at the end the pits' seeds are set aside, scored by nobody.
+        leftovers_unscored: bool,
     },
     Dakon {
         nembak_takes_landing_seed: bool,
