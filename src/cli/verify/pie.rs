@@ -38,8 +38,12 @@ pub(super) struct PieArgs {
     seeds: Option<(u32, u32)>,
     /// A standard start in docs/rules.md notation (s seeds in every pit, empty stores, South to
     /// move); the pie rule is about the start, so any other position is an error.
-    #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["holes", "seeds"])]
+    #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["holes", "seeds", "boards"])]
     position: Option<String>,
+    /// The boards as a list `HxS,HxS,...` (e.g. `6x4,5x4`) instead of the ranges: the boards of a
+    /// survey that are not a rectangle.
+    #[arg(long, value_name = "HxS,...", conflicts_with_all = ["holes", "seeds"])]
+    boards: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
     #[command(flatten)]
@@ -83,9 +87,10 @@ struct Board {
 
 pub(super) fn run(a: &PieArgs) -> Result<ExitCode> {
     let v = a.rules.variant(a.game)?;
-    let sizes = match &a.position {
-        Some(text) => vec![start_size(a.game, text)?],
-        None => super::first_player::sizes(a.game, a.holes, a.seeds)?,
+    let sizes = match (&a.position, &a.boards) {
+        (Some(text), _) => vec![start_size(a.game, text)?],
+        (None, Some(list)) => board_list(a.game, list)?,
+        (None, None) => super::first_player::sizes(a.game, a.holes, a.seeds)?,
     };
     if a.max_turns == 0 {
         bail!("--max-turns must be at least 1");
@@ -154,6 +159,27 @@ pub(super) fn run(a: &PieArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
+/// The boards of `--boards H1xS1,H2xS2,...`, each checked against the game's ranges.
+fn board_list(game: GameKind, list: &str) -> Result<Vec<(u8, u8)>> {
+    let mut out = Vec::new();
+    for item in list.split(',') {
+        let parsed = item.split_once('x').and_then(|(h, s)| {
+            Some((h.trim().parse::<u32>().ok()?, s.trim().parse::<u32>().ok()?))
+        });
+        let Some((h, s)) = parsed else {
+            bail!(
+                "--boards takes boards as HOLESxSEEDS separated by commas (6x4,5x4), not '{item}'"
+            );
+        };
+        out.extend(super::first_player::sizes(
+            game,
+            Some((h, h)),
+            Some((s, s)),
+        )?);
+    }
+    Ok(out)
+}
+
 /// The board of `--position`, which must be a standard start of `game`.
 fn start_size(game: GameKind, text: &str) -> Result<(u8, u8)> {
     let setup: Setup = text
@@ -214,6 +240,10 @@ fn survey<R: Rules>(
                 } else {
                     ""
                 };
+                // One board asked for: no answer is an error; in a range, an unknown cell.
+                if sizes.len() == 1 {
+                    bail!("{} {h}x{s}: {e}{more}", R::KIND.name());
+                }
                 eprintln!(
                     "warning: {} {h}x{s}: {e}{more}; reported as unknown",
                     R::KIND.name()
@@ -409,7 +439,8 @@ fn text(game: &str, boards: &[Board], limit: Option<f64>) -> String {
                 .iter()
                 .map(|t| moves_text(&t.0, " ").len())
                 .max()
-                .unwrap_or(4);
+                .unwrap_or(0)
+                .max(4);
             let _ = writeln!(s, "  {:<width$}  {:>5}  after it North", "turn", "v(t)");
             for (i, ((moves, _), v)) in b.turns.iter().zip(&p.values).enumerate() {
                 let mark = if p.fairest.contains(&i) {
