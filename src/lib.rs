@@ -51,6 +51,7 @@ pub mod matches;
 pub mod notation;
 pub mod opening;
 pub mod perft;
+pub mod pie;
 pub mod position;
 pub mod rank;
 pub mod reference_values;

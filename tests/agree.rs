@@ -41,8 +41,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn kalah_engines_agree(holes in 1u8..=8, seeds in 1u8..=8, ec: bool, me: bool, rng in 1u64..) {
-        compare_playout(Kalah { empty_capture: ec, end_when_mover_empty: me }, holes, seeds, rng, 200);
+    fn kalah_engines_agree(holes in 1u8..=8, seeds in 1u8..=8, ec: bool, me: bool, lu: bool, rng in 1u64..) {
+        compare_playout(Kalah { empty_capture: ec, end_when_mover_empty: me, leftovers_unscored: lu }, holes, seeds, rng, 200);
     }
 
     #[test]
@@ -79,7 +79,9 @@ proptest! {
             assert_eq!(mine, theirs, "{text}");
         }
         one(Kalah::default(), &text);
-        one(Kalah { empty_capture: true, end_when_mover_empty: true }, &text);
+        one(Kalah { empty_capture: true, end_when_mover_empty: true, leftovers_unscored: false }, &text);
+        one(Kalah { empty_capture: false, end_when_mover_empty: false, leftovers_unscored: true }, &text);
+        one(Kalah { empty_capture: true, end_when_mover_empty: true, leftovers_unscored: true }, &text);
         one(Dakon::default(), &text);
         one(DjenonAboure, &text);
         one(WalakPussa::default(), &text);
@@ -130,8 +132,19 @@ fn search_agrees_with_brute_force_kalah() {
                 Kalah {
                     empty_capture: ec,
                     end_when_mover_empty: me,
+                    leftovers_unscored: false,
                 },
                 &[(2, 3), (3, 3), (3, 4), (4, 2)],
+            );
+            // Seeds set aside at the end (§3.5): values are no longer bounded below by the
+            // sweep, and a draw need not split the seeds evenly.
+            compare_small_starts(
+                Kalah {
+                    empty_capture: ec,
+                    end_when_mover_empty: me,
+                    leftovers_unscored: true,
+                },
+                &[(2, 3), (3, 3), (4, 2)],
             );
         }
     }
@@ -178,7 +191,8 @@ fn search_agrees_with_brute_force_san_yao() {
     compare_values(SanYao, &example_value("Y3").0);
 }
 
-/// Hand-checked values from docs/rules.md (the W3 and Y3 cycle positions): every value row of
+/// Hand-checked values from docs/rules.md (KL1 with and without leftovers-unscored, the W3 and
+/// Y3 cycle positions): every value row of
 /// tests/data/rules_examples.jsonl, by the search, under each rule set it lists.
 #[test]
 fn cycle_positions_have_their_documented_values() {
@@ -193,5 +207,5 @@ fn cycle_positions_have_their_documented_values() {
         }
         checked.push(e.id);
     }
-    assert_eq!(checked, ["W3", "Y3"]);
+    assert_eq!(checked, ["KL1", "KL1'", "W3", "Y3"]);
 }

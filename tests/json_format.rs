@@ -590,6 +590,35 @@ fn verify_commands_validate() {
         (Some("decided"), Some("S"))
     );
     assert_eq!(size["rounds"][0]["value"], 6);
+    // The pie rule: a solved board, and in a range one the game ends at once (Djenon-aboure
+    // with one seed a pit), which has no first turn and so no pie value.
+    let v = run_valid(
+        &[
+            "verify", "pie", "kalah", "--holes", "3", "--seeds", "3", "--json",
+        ],
+        "verify_pie",
+    );
+    let b = &v["boards"][0];
+    assert_eq!(
+        (b["status"].as_str(), b["pie_value"].as_i64()),
+        (Some("solved"), Some(-2))
+    );
+    assert_eq!(b["fairest"], serde_json::json!([[1, 2], [2]]));
+    assert!(b["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["value"].is_i64()));
+    let v = run_valid(
+        &[
+            "verify", "pie", "djenon", "--holes", "3", "--seeds", "1..2", "--json",
+        ],
+        "verify_pie",
+    );
+    let b = v["boards"].as_array().unwrap();
+    assert_eq!(b[0]["status"], "unsolvable");
+    assert!(b[0]["pie_value"].is_null() && b[0]["note"].is_string());
+    assert_eq!(b[1]["status"], "solved");
 }
 
 #[test]

@@ -40,6 +40,7 @@ fn reference_game(game: &str, options: &[&str]) -> RefGame {
         "kalah" => RefGame::Kalah {
             empty_capture: on("empty-capture"),
             end_when_mover_empty: on("end-when-mover-empty"),
+            leftovers_unscored: on("leftovers-unscored"),
         },
         "dakon" => RefGame::Dakon {
             nembak_takes_landing_seed: on("nembak-takes-landing-seed"),

@@ -35,9 +35,21 @@ fn playout<R: Rules>(
 fn check_invariants<R: Rules>(rules: R, game: &[Position<R>]) {
     let total = |p: &Position<R>| p.board().seeds_on_board() + p.score()[0] + p.score()[1];
     let t0 = total(&game[0]);
-    for p in game {
-        // Seeds are conserved.
-        assert_eq!(total(p), t0, "{p}");
+    // Under Kalah's leftovers-unscored (docs/rules.md §3.5) the seeds left at the end leave the
+    // game: only then may the total fall, and it never rises.
+    let sets_aside = rules.option_names().contains(&"leftovers-unscored");
+    for (i, p) in game.iter().enumerate() {
+        if sets_aside && p.to_move().is_none() {
+            assert!(total(p) <= t0, "{p}");
+        } else {
+            // Seeds are conserved.
+            assert_eq!(total(p), t0, "{p}");
+        }
+        // Stores never shrink.
+        if i > 0 {
+            let (a, b) = (game[i - 1].score(), p.score());
+            assert!(a[0] <= b[0] && a[1] <= b[1], "{} then {p}", game[i - 1]);
+        }
         // Normalised: a side to move has a legal move; a finished game has an empty board.
         match p.to_move() {
             Some(_) => assert!(!p.legal_moves().is_empty(), "{p}: side to move cannot move"),
@@ -74,8 +86,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn kalah_invariants(holes in 1u8..=8, seeds in 1u8..=8, ec: bool, me: bool, rng in 1u64..) {
-        let rules = Kalah { empty_capture: ec, end_when_mover_empty: me };
+    fn kalah_invariants(holes in 1u8..=8, seeds in 1u8..=8, ec: bool, me: bool, lu: bool, rng in 1u64..) {
+        let rules = Kalah { empty_capture: ec, end_when_mover_empty: me, leftovers_unscored: lu };
         let g = playout(rules, holes, seeds, rng, 400);
         check_invariants(rules, &g);
         check_no_repeats(&g);
@@ -135,6 +147,15 @@ fn for_all_games(setup: &Setup) {
         Kalah {
             empty_capture: false,
             end_when_mover_empty: true,
+            leftovers_unscored: false,
+        },
+        setup,
+    );
+    one(
+        Kalah {
+            empty_capture: true,
+            end_when_mover_empty: false,
+            leftovers_unscored: true,
         },
         setup,
     );

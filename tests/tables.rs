@@ -77,6 +77,7 @@ fn kalah_tables_equal_the_search() {
         Kalah {
             empty_capture: true,
             end_when_mover_empty: false,
+            leftovers_unscored: false,
         },
         2,
         7,
@@ -85,6 +86,25 @@ fn kalah_tables_equal_the_search() {
         Kalah {
             empty_capture: false,
             end_when_mover_empty: true,
+            leftovers_unscored: false,
+        },
+        2,
+        7,
+    );
+    tables_equal_search(
+        Kalah {
+            empty_capture: false,
+            end_when_mover_empty: false,
+            leftovers_unscored: true,
+        },
+        3,
+        6,
+    );
+    tables_equal_search(
+        Kalah {
+            empty_capture: true,
+            end_when_mover_empty: true,
+            leftovers_unscored: true,
         },
         2,
         7,

@@ -121,9 +121,19 @@ pub(crate) fn solve_start<R: Rules>(
 
 /// Kalah with the given options.
 pub(crate) fn kalah(empty_capture: bool, end_when_mover_empty: bool) -> Kalah {
+    kalah_with(empty_capture, end_when_mover_empty, false)
+}
+
+/// Kalah with all three options given.
+pub(crate) fn kalah_with(
+    empty_capture: bool,
+    end_when_mover_empty: bool,
+    leftovers_unscored: bool,
+) -> Kalah {
     Kalah {
         empty_capture,
         end_when_mover_empty,
+        leftovers_unscored,
     }
 }
 
@@ -162,6 +172,7 @@ impl Pair for Kalah {
         RefGame::Kalah {
             empty_capture: self.empty_capture,
             end_when_mover_empty: self.end_when_mover_empty,
+            leftovers_unscored: self.leftovers_unscored,
         }
     }
 }

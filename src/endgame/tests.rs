@@ -64,26 +64,27 @@ fn below(seed: u64) -> impl FnMut(u64) -> u64 {
     }
 }
 
-const KALAHS: [Kalah; 4] = [
-    Kalah {
+/// Kalah under all eight option sets (bit 0: empty-capture, 1: end-when-mover-empty, 2:
+/// leftovers-unscored).
+const KALAHS: [Kalah; 8] = {
+    let mut out = [Kalah {
         empty_capture: false,
         end_when_mover_empty: false,
-    },
-    Kalah {
-        empty_capture: true,
-        end_when_mover_empty: false,
-    },
-    Kalah {
-        empty_capture: false,
-        end_when_mover_empty: true,
-    },
-    Kalah {
-        empty_capture: true,
-        end_when_mover_empty: true,
-    },
-];
+        leftovers_unscored: false,
+    }; 8];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = Kalah {
+            empty_capture: i & 1 != 0,
+            end_when_mover_empty: i & 2 != 0,
+            leftovers_unscored: i & 4 != 0,
+        };
+        i += 1;
+    }
+    out
+};
 
-/// Kalah's one-word generator against the general rules, under all four option sets, on
+/// Kalah's one-word generator against the general rules, under all eight option sets, on
 /// every layout of the small layers of every board it handles (laps of a whole circuit
 /// included on the boards of up to 3 holes): the same live boards, the same children.
 #[test]

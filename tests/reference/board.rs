@@ -46,6 +46,11 @@ pub(super) fn sweep_own_rows(board: &mut [u32], stores: &mut [u32; 2]) {
     board.iter_mut().for_each(|c| *c = 0);
 }
 
+/// Every seed on the board leaves it, scored by nobody.
+pub(super) fn set_aside(board: &mut [u32]) {
+    board.iter_mut().for_each(|c| *c = 0);
+}
+
 /// `side` takes every seed on the board.
 pub(super) fn sweep_all_to(board: &mut [u32], stores: &mut [u32; 2], side: usize) {
     stores[side] += board_sum(board);

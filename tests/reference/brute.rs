@@ -282,6 +282,7 @@ mod tests {
             let g = RefGame::Kalah {
                 empty_capture: r.rules.empty_capture,
                 end_when_mover_empty: r.rules.end_when_mover_empty,
+                leftovers_unscored: false,
             };
             let v = value(g, &start(g, holes, seeds));
             assert_eq!(v, r.value, "{g:?} {holes}x{seeds}");

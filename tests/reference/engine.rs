@@ -2,7 +2,7 @@
 //! playing a move, the start position. The per-game sowing lives in one file per game.
 
 use super::board::{
-    board_of, board_sum, make_pos, row_sum, sweep_all_to, sweep_own_rows, Endless, Turn,
+    board_of, board_sum, make_pos, row_sum, set_aside, sweep_all_to, sweep_own_rows, Endless, Turn,
 };
 use super::dakon::sow_dakon;
 use super::djenon_aboure::sow_djenon;
@@ -100,6 +100,7 @@ pub fn normalize(g: RefGame, p: &RefPos) -> RefPos {
     match g {
         RefGame::Kalah {
             end_when_mover_empty,
+            leftovers_unscored,
             ..
         } => {
             let ends = if end_when_mover_empty {
@@ -108,7 +109,12 @@ pub fn normalize(g: RefGame, p: &RefPos) -> RefPos {
                 row_sum(&b, n, 0) == 0 || row_sum(&b, n, 1) == 0
             };
             if ends {
-                sweep_own_rows(&mut b, &mut st);
+                if leftovers_unscored {
+                    // §3.5: no final sweep; the seeds leave the board and the stores stand.
+                    set_aside(&mut b);
+                } else {
+                    sweep_own_rows(&mut b, &mut st);
+                }
                 return make_pos(&b, st, None);
             }
             p.clone()

@@ -14,7 +14,8 @@
 //! The files: `notation` (parse and format), `board` (the pit vector and the sowing
 //! bookkeeping the games share), one file per game's sowing and captures (`kalah`, `dakon`,
 //! `djenon_aboure`, `relay` for Walak-pussa and San-Yao), `engine` (candidates, legal moves, the
-//! end and pass rules, playing a move), `brute` (the brute-force solver) and `rounds` (match
+//! end and pass rules, playing a move), `brute` (the brute-force solver), `pie` (the swap game of
+//! the pie rule, §3.9, played out by the brute force) and `rounds` (match
 //! rounds: pit statuses, sowing over burnt pits, sons, and the setup between rounds, §13). Nothing here uses
 //! the `mancala` crate: its purpose is differential testing against it.
 
@@ -25,6 +26,7 @@ mod djenon_aboure;
 mod engine;
 mod kalah;
 mod notation;
+mod pie;
 mod relay;
 pub mod rounds;
 #[cfg(test)]
@@ -33,6 +35,7 @@ mod tests;
 pub use brute::{round_value, value};
 pub use engine::{candidates, legal_moves, normalize, play, start};
 pub use notation::{format, parse};
+pub use pie::{swap_game, SwapGame};
 
 /// A game with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +43,8 @@ pub enum RefGame {
     Kalah {
         empty_capture: bool,
         end_when_mover_empty: bool,
+        /// docs/rules.md §3.5: at the end the pits' seeds are set aside, scored by nobody.
+        leftovers_unscored: bool,
     },
     Dakon {
         nembak_takes_landing_seed: bool,

@@ -10,18 +10,22 @@ use crate::util::{examples_named, Claim};
 pub(super) const KALAH: RefGame = RefGame::Kalah {
     empty_capture: false,
     end_when_mover_empty: false,
+    leftovers_unscored: false,
 };
 pub(super) const KALAH_MOVER: RefGame = RefGame::Kalah {
     empty_capture: false,
     end_when_mover_empty: true,
+    leftovers_unscored: false,
 };
 pub(super) const KALAH_EC: RefGame = RefGame::Kalah {
     empty_capture: true,
     end_when_mover_empty: false,
+    leftovers_unscored: false,
 };
 pub(super) const KALAH_BOTH: RefGame = RefGame::Kalah {
     empty_capture: true,
     end_when_mover_empty: true,
+    leftovers_unscored: false,
 };
 pub(super) const DAKON: RefGame = RefGame::Dakon {
     nembak_takes_landing_seed: false,
@@ -159,6 +163,14 @@ fn kalah_kx1_kx2_kx3() {
 #[test]
 fn kalah_kx4_normalisation() {
     check_examples(&["KX4", "KX4'"]);
+}
+
+/// docs/rules.md §3.5's KL1 under every end and capture rule, with and without
+/// `leftovers-unscored`, by play and by the brute force; KL2 and KL3 (KX4's and KX3's positions
+/// with the leftovers set aside) by hand.
+#[test]
+fn kalah_kl1_leftovers_unscored() {
+    check_examples(&["KL1", "KL1'", "KL2", "KL3"]);
 }
 
 // ----- Dakon -----

@@ -6,7 +6,7 @@ use super::solve::{
     Analyze, AnalyzeLine, AnalyzeStopped, BatchError, Solve, SolveLine, SolveMpi, SolveStopped,
 };
 use super::tables::{DumpLine, TablesBuild, TablesInfo, TablesQuery, TablesVerify};
-use super::verify::{FirstPlayer, Opening, Published, VerifyMatch};
+use super::verify::{FirstPlayer, Opening, Published, VerifyMatch, VerifyPie};
 use serde_json::{Map, Value};
 
 /// The JSON Schema (draft 2020-12) of every output: one definition per object shape under
@@ -50,6 +50,7 @@ pub fn schema() -> Value {
     add::<Opening>(&mut g, &mut roots);
     add::<Published>(&mut g, &mut roots);
     add::<VerifyMatch>(&mut g, &mut roots);
+    add::<VerifyPie>(&mut g, &mut roots);
     add::<SolveMpi>(&mut g, &mut roots);
     let mut defs = g.take_definitions(true);
     for d in defs.values_mut() {

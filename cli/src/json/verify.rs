@@ -1,4 +1,4 @@
-//! The objects of `verify first-player | published | opening | match`.
+//! The objects of `verify first-player | published | opening | match | pie`.
 
 use super::base::*;
 use schemars::JsonSchema;
@@ -201,4 +201,73 @@ pub struct PerfectRound {
     /// The moves of the round as pit numbers: joined over the rounds, the record replays with
     /// `mancala match --moves`.
     pub played: Vec<u8>,
+}
+
+/// What the second player does after a first turn under the pie rule.
+#[derive(Serialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SwapChoice {
+    /// Swap sides: the turn left the first player ahead.
+    Swap,
+    /// Keep their side: the turn left them ahead.
+    Keep,
+    /// Indifferent: the turn leaves a draw.
+    Either,
+}
+
+/// `verify pie`: the pie rule (docs/rules.md §3.9) on each board.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "verify_pie")]
+pub struct VerifyPie {
+    #[serde(flatten)]
+    pub head: Head,
+    pub time_limit: Option<f64>,
+    /// The most first turns listed per board (`--max-turns`).
+    pub max_turns: usize,
+    /// Whether the run went through every board (false after Ctrl-C).
+    pub complete: bool,
+    pub boards: Vec<PieBoard>,
+}
+
+impl Output for VerifyPie {
+    const COMMANDS: &'static [&'static str] = &["verify pie"];
+}
+
+/// One board of `verify pie`.
+#[derive(Serialize, JsonSchema)]
+pub struct PieBoard {
+    pub holes: u8,
+    pub seeds: u8,
+    /// The start position.
+    pub position: String,
+    pub status: SizeStatus,
+    /// Why the board is not solved (null when it is).
+    pub note: Option<String>,
+    /// `-min |v(t)|` over the first turns: the first player's result under the pie rule; null
+    /// unless solved.
+    pub pie_value: Option<i32>,
+    /// The fairest first turns (`|v(t)|` least), each a list of pit numbers.
+    pub fairest: Vec<Vec<u8>>,
+    /// The start's value without the pie rule (the best turn's value); null unless solved.
+    pub value: Option<i32>,
+    /// Every first turn with its value (empty unless solved).
+    pub turns: Vec<PieTurn>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// One first turn of `verify pie`.
+#[derive(Serialize, JsonSchema)]
+pub struct PieTurn {
+    /// The first player's moves, pit numbers in order.
+    pub moves: Vec<u8>,
+    /// The position after the turn.
+    pub position: String,
+    /// Its value `v(t)`: final South minus North under perfect play from there.
+    pub value: i32,
+    pub winner: Winner,
+    /// What the second player does after it.
+    pub second_player: SwapChoice,
+    /// Whether it is one of the fairest turns.
+    pub fairest: bool,
 }

@@ -62,33 +62,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
     };
     let v = pos.variant()?;
     let kind = a.game;
-    let (hmin, hmax) = kind.holes_range();
-    let (h0, h1) = a
-        .holes
-        .unwrap_or((kind.default_holes() as u32, kind.default_holes() as u32));
-    if h0 < hmin as u32 || h1 > hmax as u32 {
-        bail!(
-            "{} is played with {hmin} to {hmax} holes per row; --holes {h0}..{h1} is outside that",
-            kind.name()
-        );
-    }
-    let mut sizes = Vec::new();
-    for h in h0..=h1 {
-        let h = h as u8;
-        let (smin, smax) = kind.seeds_range(h);
-        let (s0, s1) = a
-            .seeds
-            .unwrap_or((kind.default_seeds(h) as u32, kind.default_seeds(h) as u32));
-        if s0 < smin as u32 || s1 > smax as u32 {
-            bail!(
-                "{} on {h} holes is played with {smin} to {smax} seeds per hole; --seeds {s0}..{s1} is outside that",
-                kind.name()
-            );
-        }
-        for s in s0..=s1 {
-            sizes.push((h, s as u8));
-        }
-    }
+    let sizes = sizes(kind, a.holes, a.seeds)?;
     let engine = Engine::new(&a.engine, a.time_limit)?;
     let csv = a
         .csv
@@ -163,6 +137,40 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
     }
     out.write_all(first_player_table(&game, &results, a.time_limit).as_bytes())?;
     Ok(code)
+}
+
+/// The board sizes of `--holes A..B --seeds C..D` (each defaulting to the game's standard),
+/// checked against the game's ranges.
+pub(super) fn sizes(
+    kind: GameKind,
+    holes: Option<(u32, u32)>,
+    seeds: Option<(u32, u32)>,
+) -> Result<Vec<(u8, u8)>> {
+    let (hmin, hmax) = kind.holes_range();
+    let (h0, h1) = holes.unwrap_or((kind.default_holes() as u32, kind.default_holes() as u32));
+    if h0 < hmin as u32 || h1 > hmax as u32 {
+        bail!(
+            "{} is played with {hmin} to {hmax} holes per row; --holes {h0}..{h1} is outside that",
+            kind.name()
+        );
+    }
+    let mut sizes = Vec::new();
+    for h in h0..=h1 {
+        let h = h as u8;
+        let (smin, smax) = kind.seeds_range(h);
+        let (s0, s1) =
+            seeds.unwrap_or((kind.default_seeds(h) as u32, kind.default_seeds(h) as u32));
+        if s0 < smin as u32 || s1 > smax as u32 {
+            bail!(
+                "{} on {h} holes is played with {smin} to {smax} seeds per hole; --seeds {s0}..{s1} is outside that",
+                kind.name()
+            );
+        }
+        for s in s0..=s1 {
+            sizes.push((h, s as u8));
+        }
+    }
+    Ok(sizes)
 }
 
 /// Solves the start of every size, opening the endgame tables once per board width.
@@ -339,7 +347,7 @@ fn csv_text(game: &str, results: &[Solved]) -> String {
 }
 
 /// A size's status in the CSV: the JSON's word for it.
-fn status_word(s: SizeStatus) -> &'static str {
+pub(super) fn status_word(s: SizeStatus) -> &'static str {
     match s {
         SizeStatus::Solved => "solved",
         SizeStatus::TimeLimit => "time-limit",

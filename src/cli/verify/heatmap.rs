@@ -1,11 +1,50 @@
-//! The SVG heatmap of `verify first-player --plot`.
+//! The SVG heatmaps of `verify first-player --plot` and `verify pie --plot`: one value per board
+//! size, seeds per hole across, holes per row down.
 
 use super::limited::Solved;
 use anyhow::{anyhow, Result};
 use mancala_cli::json::SizeStatus;
 
+/// One board size of a heatmap: its value (final South minus North), `None` when unknown.
+pub(super) struct Cell {
+    pub(super) holes: u8,
+    pub(super) seeds: u8,
+    pub(super) value: Option<i32>,
+}
+
 /// An SVG heatmap of the first player's margin: seeds per hole across, holes per row down.
 pub(super) fn heatmap_svg(game: &str, results: &[Solved], limit: Option<f64>) -> Result<String> {
+    let cells: Vec<Cell> = results
+        .iter()
+        .map(|r| Cell {
+            holes: r.holes,
+            seeds: r.seeds,
+            value: r.value,
+        })
+        .collect();
+    // An interrupted run keeps its finished sizes; the grey ones are then not all time-outs.
+    let stopped = results
+        .iter()
+        .any(|r| matches!(r.status, SizeStatus::Interrupted | SizeStatus::NotRun));
+    heatmap(
+        &format!("{game}: first player's margin (South minus North)"),
+        &subtitle("start positions, perfect play", limit, stopped),
+        &cells,
+    )
+}
+
+/// The line under a heatmap's title: what is drawn, and what grey means.
+pub(super) fn subtitle(what: &str, limit: Option<f64>, stopped: bool) -> String {
+    match (limit, stopped) {
+        (_, true) => format!("{what}; grey = unknown (the run was interrupted)"),
+        (Some(l), false) => format!("{what}; grey = unknown (not solved within {l} s)"),
+        (None, false) => what.to_string(),
+    }
+}
+
+/// An SVG heatmap of `cells` under `title` and `sub`: white at 0, blue as the first player
+/// (South) wins by more, red as North does, grey where unknown.
+pub(super) fn heatmap(title: &str, sub: &str, results: &[Cell]) -> Result<String> {
     use plotters::prelude::*;
     use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -50,25 +89,17 @@ pub(super) fn heatmap_svg(game: &str, results: &[Solved], limit: Option<f64>) ->
         let centre = Pos::new(HPos::Center, VPos::Center);
         let font = |size: f64| ("sans-serif", size).into_font().color(&BLACK);
         area.draw(&Text::new(
-            format!("{game}: first player's margin (South minus North)"),
+            title.to_string(),
             (w as i32 / 2, 22),
             font(17.0).pos(centre),
         ))
         .map_err(err)?;
-        // An interrupted run keeps its finished sizes; the grey ones are then not all time-outs.
-        let stopped = results
-            .iter()
-            .any(|r| matches!(r.status, SizeStatus::Interrupted | SizeStatus::NotRun));
-        let sub = match (limit, stopped) {
-            (_, true) => "start positions, perfect play; grey = unknown (the run was interrupted)"
-                .to_string(),
-            (Some(l), false) => {
-                format!("start positions, perfect play; grey = unknown (not solved within {l} s)")
-            }
-            (None, false) => "start positions, perfect play".to_string(),
-        };
-        area.draw(&Text::new(sub, (w as i32 / 2, 44), font(12.0).pos(centre)))
-            .map_err(err)?;
+        area.draw(&Text::new(
+            sub.to_string(),
+            (w as i32 / 2, 44),
+            font(12.0).pos(centre),
+        ))
+        .map_err(err)?;
         for (j, h_) in holes.iter().enumerate() {
             // Fewest holes at the top.
             let y = top + CELL * j as i32;

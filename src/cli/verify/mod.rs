@@ -12,10 +12,13 @@
 //!
 //! - `verify match GAME --holes A..B --seeds C..D`: the round-perfect match of docs/rules.md §13.5
 //!   for each size ([`mod@matches`]).
+//! - `verify pie GAME --holes A..B --seeds C..D`: the pie rule (docs/rules.md §3.9): every first
+//!   turn's exact value, the pie value and the fairest openings ([`mancala::pie`]).
 //!
 //! One file per claim (`first_player.rs` with its `heatmap.rs`, `published.rs`, `opening.rs`,
 //! `matches.rs`); what they share in files of its own: solving one start within a time limit
-//! (`limited.rs`), and files written atomically (`out_file.rs`). This file holds the arguments
+//! (`limited.rs`), the heatmaps of `first-player` and `pie` (`heatmap.rs`), and files written
+//! atomically (`out_file.rs`). This file holds the arguments
 //! and the dispatch.
 
 mod first_player;
@@ -24,6 +27,7 @@ mod limited;
 mod matches;
 mod opening;
 mod out_file;
+mod pie;
 mod published;
 
 use anyhow::Result;
@@ -47,6 +51,8 @@ enum VerifyCommand {
     Opening(opening::OpeningArgs),
     /// The round-perfect match (docs/rules.md §13.5) of Dakon, Walak-pussa or San-Yao for each size.
     Match(matches::MatchArgs),
+    /// The pie rule (docs/rules.md §3.9): every first turn's value, the pie value and the fairest openings.
+    Pie(pie::PieArgs),
 }
 
 pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
@@ -54,6 +60,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
         VerifyCommand::FirstPlayer(a) => first_player::run(&a),
         VerifyCommand::Published(a) => published::run(&a),
         VerifyCommand::Match(a) => matches::run(&a),
+        VerifyCommand::Pie(a) => pie::run(&a),
         VerifyCommand::Opening(a) => {
             let v = a.pos.variant()?;
             mancala::with_rules!(v, r => opening::run(&a, r))

@@ -290,7 +290,7 @@ fn rule_name(empty_capture: bool) -> String {
 fn kalah(empty_capture: bool) -> Kalah {
     Kalah {
         empty_capture,
-        end_when_mover_empty: false,
+        ..Kalah::default()
     }
 }
 

@@ -15,7 +15,7 @@
 //! The tests that tie them together:
 //! - `endgame::tests::kalah_word_agrees_with_the_rules_on_small_layers` and
 //!   `..._on_random_boards`: [`KalahWord`] against [`Rules::sow`] on every board of small layers
-//!   and on random big ones, all four option sets (the same live boards, the same children);
+//!   and on random big ones, all eight option sets (the same live boards, the same children);
 //! - `endgame::tests::kalah_word_children_and_keys_match_the_general_code`: the search's
 //!   children and keys from [`KalahWord`] against the general position code;
 //! - `endgame::tests::kalah_stages_cover_each_slot_once_children_first`: the stages' moves
@@ -36,7 +36,7 @@ use crate::rules::{
 };
 use crate::stop::{Abandoned, Stop};
 
-/// Kalah, with its two options (both off: the standard rules).
+/// Kalah, with its three options (all off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Kalah {
     /// A last seed in an own empty pit is banked even when the opposite pit is empty (§3.3).
@@ -44,6 +44,9 @@ pub struct Kalah {
     /// The game ends only when the player to move has no seeds, not as soon as either row is
     /// empty (§3.4).
     pub end_when_mover_empty: bool,
+    /// At the end the seeds left in the pits go to no one: the final sweep is skipped and the
+    /// stores stand (§3.5).
+    pub leftovers_unscored: bool,
 }
 
 impl Rules for Kalah {
@@ -99,7 +102,11 @@ impl Rules for Kalah {
                 || board.pits.all_empty(ring.row(Side::North))
         };
         if over {
-            each_takes_own_row(board);
+            if self.leftovers_unscored {
+                leftovers_set_aside(board);
+            } else {
+                each_takes_own_row(board);
+            }
         }
         Ok(())
     }
@@ -118,6 +125,7 @@ impl Rules for Kalah {
         match o {
             KalahOption::EmptyCapture => self.empty_capture,
             KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty,
+            KalahOption::LeftoversUnscored => self.leftovers_unscored,
         }
     }
 
@@ -125,6 +133,7 @@ impl Rules for Kalah {
         match o {
             KalahOption::EmptyCapture => self.empty_capture = on,
             KalahOption::EndWhenMoverEmpty => self.end_when_mover_empty = on,
+            KalahOption::LeftoversUnscored => self.leftovers_unscored = on,
         }
     }
 }
@@ -136,10 +145,16 @@ pub enum KalahOption {
     EmptyCapture,
     /// [`Kalah::end_when_mover_empty`].
     EndWhenMoverEmpty,
+    /// [`Kalah::leftovers_unscored`].
+    LeftoversUnscored,
 }
 
 impl GameOption for KalahOption {
-    const ALL: &'static [Self] = &[KalahOption::EmptyCapture, KalahOption::EndWhenMoverEmpty];
+    const ALL: &'static [Self] = &[
+        KalahOption::EmptyCapture,
+        KalahOption::EndWhenMoverEmpty,
+        KalahOption::LeftoversUnscored,
+    ];
 
     fn declaration(self) -> RuleOption {
         match self {
@@ -151,8 +166,22 @@ impl GameOption for KalahOption {
                 name: "end-when-mover-empty",
                 help: "the game ends only when the player to move has no seeds",
             },
+            KalahOption::LeftoversUnscored => RuleOption {
+                name: "leftovers-unscored",
+                help: "at the end the seeds left in the pits go to no one (no final sweep)",
+            },
         }
     }
+}
+
+/// The end of the game under `leftovers-unscored` (§3.5): the seeds left in the pits are set
+/// aside, scored by no one, and the stores stand. The finished position is written as every
+/// finished position is (§2.5): every pit 0, the stores the final scores, side `-`; so its
+/// stores can total less than the seeds the game began with.
+fn leftovers_set_aside(board: &mut Board) {
+    let len = board.ring().len();
+    board.pits.take_all(0..len);
+    board.to_move = None;
 }
 
 /// The pits of `row` (one player's row, in sowing order) whose sowing ends in that player's

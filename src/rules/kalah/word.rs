@@ -57,9 +57,10 @@ pub(crate) use with_word_size;
 pub(crate) enum WordMove {
     /// The game is over after the move.
     Over {
-        /// Seeds the mover banks by the move, final sweep included.
+        /// Seeds the mover banks by the move, final sweep included (none under
+        /// `leftovers-unscored`).
         mover: u32,
-        /// Seeds the opponent banks in the final sweep.
+        /// Seeds the opponent banks in the final sweep (none under `leftovers-unscored`).
         opponent: u32,
     },
     /// The game goes on.
@@ -238,9 +239,18 @@ impl KalahWord {
             mine == 0 || theirs == 0
         };
         if over {
-            WordMove::Over {
-                mover: banked + lane_sum(mine),
-                opponent: lane_sum(theirs),
+            // Under `leftovers-unscored` (§3.5) the seeds left in the pits go to no one: only
+            // what the move itself banked counts.
+            if self.rules.leftovers_unscored {
+                WordMove::Over {
+                    mover: banked,
+                    opponent: 0,
+                }
+            } else {
+                WordMove::Over {
+                    mover: banked + lane_sum(mine),
+                    opponent: lane_sum(theirs),
+                }
             }
         } else if extra_turn {
             WordMove::Next {
