@@ -72,10 +72,7 @@ macro_rules! answer {
         let $pos = body.position_args()?;
         let variant = $pos.variant()?;
         let out = $st
-            .run($peer, $id, $limit, move |$c| {
-                let _ = &$c;
-                mancala::with_rules!(variant, $r => $work)
-            })
+            .run($peer, $id, $limit, move |$c| mancala::with_rules!(variant, $r => $work))
             .await?;
         Ok(Json(out))
     }};
@@ -87,7 +84,7 @@ async fn play(
     b: Bytes,
 ) -> Answer<json::Play> {
     let limit = st.search.time_limit();
-    answer!(st, peer, None, limit, b, |pos, r, c| Ok(play::play_json(
+    answer!(st, peer, None, limit, b, |pos, r, _c| Ok(play::play_json(
         &pos.position(r)?
     )))
 }
@@ -98,7 +95,7 @@ async fn moves(
     b: Bytes,
 ) -> Answer<json::Moves> {
     let limit = st.search.time_limit();
-    answer!(st, peer, None, limit, b, |pos, r, c| Ok(play::moves_json(
+    answer!(st, peer, None, limit, b, |pos, r, _c| Ok(play::moves_json(
         &pos.position(r)?
     )))
 }
@@ -110,7 +107,7 @@ async fn match_play(
 ) -> Answer<json::MatchPlay> {
     let limit = st.search.time_limit();
     let fill = Body::parse(&b)?.fill_from_move_1();
-    answer!(st, peer, None, limit, b, |pos, r, c| {
+    answer!(st, peer, None, limit, b, |pos, r, _c| {
         match_cmd::play_match(&pos, fill, r).map(|m| match_cmd::match_json(&m))
     })
 }
