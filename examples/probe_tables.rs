@@ -15,6 +15,7 @@ fn main() {
     let opts = BuildOptions {
         threads: 2,
         cyclic_by_graph: false,
+        stop: None,
     };
     let ix = MancalaIndexer::new(rules, holes);
     tables::build(

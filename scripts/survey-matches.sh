@@ -9,8 +9,8 @@
 #   GAME: dakon, walak-pussa, san-yao (default: all three), or `-` for none (only assemble
 #   matches.md from the record files). Each game's records go to
 #   docs/survey/matches-GAME.txt; matches.md is then assembled from the three files, so one game
-#   can be rerun alone. With the default limit the whole script took about 15 minutes on 2 cores
-#   shared with other work (most of it in the sizes that end unknown).
+#   can be rerun alone. With a limit of 120 s the whole script took about 8 minutes on 2 cores
+#   shared with other work (a minute of it in Dakon 6x10, the slowest size; none ended unknown).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-30}
@@ -97,8 +97,10 @@ shared with other work) and keeps the records in \`docs/survey/matches-GAME.txt\
 below names its run and per-round limit. Each round is solved exactly and both sides play
 round-perfectly: the first best move, except on a cycle of best play (below). A round line gives
 the round's starter, its start position, its value (South minus North, §13.5), its final stores
-and the number of moves played. "unknown" means a round was not solved within the per-round
-limit: nothing is guessed, and the record stops there.
+and the number of moves played, and the line under it the moves (pit numbers; joined over the
+rounds, a record replays with \`mancala match GAME --holes N --seeds S --moves "..."\`). "unknown"
+means a round was not solved within the per-round limit: nothing is guessed, and the record stops
+there.
 
 **Cycles (§13.5).** In Walak-pussa and San-Yao a position can lie on a cycle of best play within its
 seed-count layer. There the player the value favours (South if the remaining margin is positive,

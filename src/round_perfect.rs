@@ -87,13 +87,43 @@ impl<R: Rules> Default for RoundPerfect<R> {
     }
 }
 
-/// The first move of `values` whose value is `best`.
-fn first_best(values: &[(Move, i32)], best: i32) -> Move {
-    values
-        .iter()
-        .find(|&&(_, v)| v == best)
-        .expect("a best move")
-        .0
+/// How many of a position's best moves [`RoundPerfect::choose`] asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// The first (lowest-numbered) one: enough for plain first-best play.
+    First,
+    /// All of them: for the best-play graph of a cyclic game.
+    All,
+}
+
+/// A position's value and best moves, as [`RoundPerfect::choose`] asks for them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Best {
+    /// The value of the best moves from the mover's point of view (`gain ± F(next)`, the
+    /// position's future value `F`).
+    pub value: i32,
+    /// The best moves in increasing move number: all of them, or at least the first for
+    /// [`Need::First`].
+    pub moves: Vec<Move>,
+}
+
+impl Best {
+    /// The best moves among `values`, the exact value of every legal move (in increasing move
+    /// number, from the mover's point of view, as `solver::Solver::analyze` gives them).
+    ///
+    /// # Panics
+    /// When `values` is empty.
+    pub fn of_values(values: &[(Move, i32)]) -> Self {
+        let value = values.iter().map(|&(_, v)| v).max().expect("a legal move");
+        Best {
+            value,
+            moves: values
+                .iter()
+                .filter(|&&(_, v)| v == value)
+                .map(|&(m, _)| m)
+                .collect(),
+        }
+    }
 }
 
 impl<R: Rules> RoundPerfect<R> {
@@ -107,13 +137,14 @@ impl<R: Rules> RoundPerfect<R> {
         }
     }
 
-    /// The round-perfect move in `p` (a position with a side to move). `values(q)` must give the
-    /// exact value of every legal move of `q` from the mover's view (`gain ± F(next)`, as
-    /// `solver::Solver::analyze` does), in increasing move number; it is asked about `p` and, on
-    /// a cyclic game with a nonzero margin, about the positions of `p`'s best-play graph.
+    /// The round-perfect move in `p` (a position with a side to move). `best(q, need)` must give
+    /// the exact value of `q` and its best moves ([`Best`]; `solver::Solver::best_moves` finds
+    /// them); it is asked about `p` (for the first best move only in an acyclic game) and, on a
+    /// cyclic game with a nonzero margin, for all the best moves of the positions of `p`'s
+    /// best-play graph.
     ///
     /// # Errors
-    /// Whatever `values` returns.
+    /// Whatever `best` returns.
     ///
     /// # Panics
     /// When `p` is over, or when the values are not exact (a component that the favoured player
@@ -121,19 +152,19 @@ impl<R: Rules> RoundPerfect<R> {
     pub fn choose<E>(
         &mut self,
         p: &Position<R>,
-        values: &mut impl FnMut(&Position<R>) -> Result<Vec<(Move, i32)>, E>,
+        best: &mut impl FnMut(&Position<R>, Need) -> Result<Best, E>,
     ) -> Result<Choice, E> {
         let side = p.to_move().expect("choose: the round is over");
-        let mine = values(p)?;
-        let best = mine.iter().map(|&(_, v)| v).max().expect("a legal move");
-        let value = p.final_value(best);
+        let need = if R::CAN_CYCLE { Need::All } else { Need::First };
+        let mine = best(p, need)?;
+        let value = p.final_value(mine.value);
         let plain = Choice {
-            mv: first_best(&mine, best),
+            mv: *mine.moves.first().expect("a best move"),
             value,
             reason: Reason::FirstBest,
         };
         // The remaining margin, South minus North; 0: endless play is worth the value.
-        let margin = side.sign() * best;
+        let margin = side.sign() * mine.value;
         if !R::CAN_CYCLE || margin == 0 {
             return Ok(plain);
         }
@@ -142,7 +173,7 @@ impl<R: Rules> RoundPerfect<R> {
             Some(&x) => x,
             None => {
                 // Play is in a new layer or at a new margin: the old graph is behind it.
-                self.explore(p, mine, values)?;
+                self.explore(p, mine, best)?;
                 0
             }
         };
@@ -177,13 +208,13 @@ impl<R: Rules> RoundPerfect<R> {
         })
     }
 
-    /// Explores the best-play graph from `root` (whose move values are `root_values`) and splits
+    /// Explores the best-play graph from `root` (whose best moves are `root_best`) and splits
     /// it into strongly connected components.
     fn explore<E>(
         &mut self,
         root: &Position<R>,
-        root_values: Vec<(Move, i32)>,
-        values: &mut impl FnMut(&Position<R>) -> Result<Vec<(Move, i32)>, E>,
+        root_best: Best,
+        best: &mut impl FnMut(&Position<R>, Need) -> Result<Best, E>,
     ) -> Result<(), E> {
         self.index.clear();
         self.nodes.clear();
@@ -196,20 +227,16 @@ impl<R: Rules> RoundPerfect<R> {
             best: Vec::new(),
             comp: 0,
         });
-        let mut pending = Some(root_values);
+        let mut pending = Some(root_best);
         let mut i = 0;
         while i < self.nodes.len() {
             let y = self.nodes[i].pos;
-            let vals = match pending.take() {
-                Some(v) => v,
-                None => values(&y)?,
+            let moves = match pending.take() {
+                Some(b) => b.moves,
+                None => best(&y, Need::All)?.moves,
             };
-            let best = vals.iter().map(|&(_, v)| v).max().expect("a legal move");
             let mut out = Vec::new();
-            for &(mv, v) in &vals {
-                if v != best {
-                    continue;
-                }
+            for mv in moves {
                 let z = y.play_unchecked(mv);
                 if z.is_over() || z.board().seeds_on_board() != layer {
                     out.push((mv, None));
@@ -388,7 +415,7 @@ pub struct RoundPlay {
 /// When the match is over, or as [`RoundPerfect::choose`].
 pub fn play_round<R: Rules, E>(
     m: &mut Match<R>,
-    values: &mut impl FnMut(&Position<R>) -> Result<Vec<(Move, i32)>, E>,
+    best: &mut impl FnMut(&Position<R>, Need) -> Result<Best, E>,
 ) -> Result<RoundPlay, PlayError<E>> {
     assert!(m.result().is_none(), "play_round: the match is over");
     let k = m.rounds().len();
@@ -405,7 +432,7 @@ pub fn play_round<R: Rules, E>(
             endless = true;
             break;
         }
-        let choice = perfect.choose(&p, values).map_err(PlayError::Values)?;
+        let choice = perfect.choose(&p, best).map_err(PlayError::Values)?;
         value.get_or_insert(choice.value);
         m.play(choice.mv).map_err(PlayError::Match)?;
         moves += 1;
@@ -420,4 +447,16 @@ pub fn play_round<R: Rules, E>(
         moves,
         endless,
     })
+}
+
+/// The `best` callback of [`RoundPerfect::choose`] and [`play_round`] answered by a search: the
+/// value and the best moves of each position by `solver` (one solver per round, so that its
+/// transposition table serves every position of the round).
+pub fn by_search<'s, 'o: 's, R: Rules>(
+    solver: &'s mut solver::Solver<'o, Position<R>>,
+) -> impl FnMut(&Position<R>, Need) -> Result<Best, solver::SearchError> + use<'s, 'o, R> {
+    move |q, need| {
+        let (value, moves) = solver.best_moves(q, need == Need::First)?;
+        Ok(Best { value, moves })
+    }
 }

@@ -196,6 +196,7 @@ fn real() -> &'static Real {
         let opts = BuildOptions {
             threads: 1,
             cyclic_by_graph: false,
+            stop: None,
         };
         let tables = tables::build(&ix, &id, &dir, 8, &opts, &tables::Silent, |_| {}).unwrap();
         let files = (0..=8)

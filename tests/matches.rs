@@ -590,9 +590,16 @@ fn verify_match_records_are_consistent() {
         ]);
         let mut last: Option<([u32; 2], Side)> = None;
         let mut rounds = 0;
+        let mut ends: Vec<[u32; 2]> = Vec::new();
+        let mut played: Vec<&str> = Vec::new();
+        let mut endless = false;
         for line in text.lines() {
             let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"moves:") {
+                played.extend(&words[1..]);
+            }
             if words.first() == Some(&"round") {
+                endless |= line.contains("endless");
                 // round K: S starts POS value +V end A-B (M moves)
                 let starter = if words[2] == "S" {
                     Side::South
@@ -618,6 +625,7 @@ fn verify_match_records_are_consistent() {
                     }
                 }
                 last = Some(([end[0], end[1]], starter));
+                ends.push([end[0], end[1]]);
                 rounds += 1;
             }
             if let Some(verdict) = line.trim().strip_prefix("result: ") {
@@ -631,6 +639,32 @@ fn verify_match_records_are_consistent() {
                 // Dakon is acyclic and tiny here: its record is always complete.
                 let unknown = verdict.starts_with("unknown") && game != "dakon";
                 assert!(verdict.starts_with(&want) || unknown, "{text}");
+                // The record replays: its moves, joined over the rounds, played by `match`
+                // end every round with the record's stores (a round ended by a repeated
+                // position has no move that ends it, so such a record is not replayed).
+                if !unknown && !endless {
+                    let line = played.join(" ");
+                    let replay = json(&[
+                        "match", game, "--holes", &h, "--seeds", &s, "--moves", &line, "--json",
+                    ]);
+                    let got: Vec<[u32; 2]> = replay["rounds"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|r| !r["end"].is_null())
+                        .map(|r| {
+                            let sc = &r["score"];
+                            [
+                                sc[0].as_u64().unwrap() as u32,
+                                sc[1].as_u64().unwrap() as u32,
+                            ]
+                        })
+                        .collect();
+                    assert_eq!(got, ends, "{game} {holes}x{seeds}: replay of {line}");
+                    if verdict.contains("wins the match") || verdict.contains("drawn") {
+                        assert_eq!(replay["match_over"], true, "{game} {holes}x{seeds}");
+                    }
+                }
             }
         }
         assert!(rounds >= 1, "{text}");
@@ -639,6 +673,10 @@ fn verify_match_records_are_consistent() {
     check(Dakon::default(), "dakon", 4, 2);
     check(SanYao, "san-yao", 2, 2);
     check(WalakPussa::default(), "walak-pussa", 2, 2);
+    check(WalakPussa::default(), "walak-pussa", 3, 2);
+    // The standard Dakon board, unknown until round-perfect play asked for the first best move
+    // only (docs/survey/matches.md).
+    check(Dakon::default(), "dakon", 7, 7);
     let err = fails(&["verify", "match", "kalah"]);
     assert!(err.contains("not played in matches"), "{err}");
     let err = fails(&["verify", "match", "san-yao", "--fill-from-move-1"]);
@@ -710,7 +748,7 @@ type Played<R> = Vec<(Position<R>, Choice)>;
 /// choice, and whether a position repeated (play then stops at the repeated position).
 fn round_perfect_from<R: Rules>(p: Position<R>) -> (Played<R>, Position<R>, bool) {
     let mut solver = Solver::new(&p, crate::util::cfg(1), None).unwrap();
-    let mut values = |q: &Position<R>| solver.analyze(q);
+    let mut values = mancala::round_perfect::by_search(&mut solver);
     let mut perfect = RoundPerfect::new();
     let mut seen = HashSet::new();
     let mut line = Vec::new();
@@ -854,8 +892,11 @@ fn verify_match_reports_repeating_round_starts() {
     ]);
     let want = "walak-pussa 2x3:
   round  1: S starts 3,3/3,3/0,0/S  value -2  end 5-7  (4 moves)
+            moves: 2 2 1 1
   round  2: S starts x,3/3,3/2,1/S  value +4  end 8-4  (3 moves)
+            moves: 2 2 2
   round  3: N starts 3,3/x,3/2,1/N  value -2  end 5-7  (3 moves)
+            moves: 2 2 2
   result: the round starts repeat (round 4 starts as an earlier round): the match never ends
 ";
     assert_eq!(text, want);

@@ -24,6 +24,7 @@ fn tables_equal_search<R: Rules>(rules: R, holes: u8, k: u32) {
     let opts = BuildOptions {
         threads: 2,
         cyclic_by_graph: false,
+        stop: None,
     };
     tables::build(&ix, &id, &dir, k, &opts, &tables::Silent, |_| {}).unwrap();
     let tb = Tablebase::open(ix, id, &dir, Check::Checksums).unwrap();
@@ -172,6 +173,7 @@ fn lean_cyclic_build_equals_graph_and_brute_force<R: Rules>(
     let opts = |threads, cyclic_by_graph| BuildOptions {
         threads,
         cyclic_by_graph,
+        stop: None,
     };
     tables::build(
         &ix,

@@ -368,7 +368,7 @@ fn perfect_in<R: Wrap>(
     }
     let ran = run(py, p, o, |s, _| {
         let mut rp = RoundPerfect::<R>::new();
-        rp.choose(p, &mut |q: &Position<R>| s.analyze(q))
+        rp.choose(p, &mut mancala::round_perfect::by_search(s))
     })?;
     match ran.result {
         Ok(c) => Ok((

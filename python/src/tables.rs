@@ -17,7 +17,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex, Once};
+use std::sync::{mpsc, Arc, Mutex};
 use tables::{BuildOptions, LayerReport, TableError, Tablebase};
 
 /// The tables of one game on one board, as opened: a `Tablebase<MancalaIndexer<R>>` for the
@@ -119,25 +119,6 @@ impl PyTables {
     }
 }
 
-/// The payload of the panic that ends a build cancelled between layers (Ctrl-C or an
-/// exception in the progress callback): `tables::build` takes no stop flag, and its report
-/// callback is the one place where it can be left.
-struct Cancelled;
-
-/// Keeps the panic hook quiet about [`Cancelled`] (this extension's own Rust runtime; Python and
-/// other extensions are not affected).
-fn quiet_cancellation() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if info.payload().downcast_ref::<Cancelled>().is_none() {
-                previous(info);
-            }
-        }));
-    });
-}
-
 fn layer_dict<'py>(py: Python<'py>, r: &LayerReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("layer", r.layer)?;
@@ -173,27 +154,23 @@ fn build_in<R: Wrap>(
             )));
         }
     }
+    // Ctrl-C or an exception in the progress callback raises the build's stop token: the layer
+    // being solved is dropped within a few thousand positions, the finished layers stay.
+    let cancel = Arc::new(AtomicBool::new(false));
     let opts = BuildOptions {
         threads,
         cyclic_by_graph: false,
+        stop: Some(cancel.clone()),
     };
-    quiet_cancellation();
-    let cancel = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<LayerReport>();
     let rx = Mutex::new(rx);
     let mut stopped_by: Option<PyErr> = None;
     let joined = std::thread::scope(|s| {
-        let c = cancel.clone();
         let (ix, id, dir) = (&ix, &id, &dir);
         let builder = s.spawn(move || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                tables::build(ix, id, dir, max_seeds, &opts, &tables::Silent, |r| {
-                    let _ = tx.send(r.clone());
-                    if c.load(Ordering::Relaxed) {
-                        std::panic::panic_any(Cancelled);
-                    }
-                })
-            }))
+            tables::build(ix, id, dir, max_seeds, &opts, &tables::Silent, |r| {
+                let _ = tx.send(r.clone());
+            })
         });
         // This thread forwards each finished layer to `progress` (with the GIL) and looks at
         // Python's signals between waits (without it).
@@ -223,9 +200,10 @@ fn build_in<R: Wrap>(
         return Err(e);
     }
     match joined {
-        Ok(Ok(Ok(_))) => Ok(()),
-        Ok(Ok(Err(e))) => Err(table_error(&format!("building the tables of {id}"), e)),
-        Ok(Err(panic)) | Err(panic) => Err(pyo3::panic::PanicException::new_err(
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(table_error(&format!("building the tables of {id}"), e)),
+        // A bug, not a cancellation: Python's PanicException rather than a crash.
+        Err(panic) => Err(pyo3::panic::PanicException::new_err(
             panic
                 .downcast_ref::<String>()
                 .cloned()

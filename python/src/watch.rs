@@ -37,8 +37,9 @@ pub fn watch<T: Send>(
     let mut timed_out = false;
     let mut signal: Option<PyErr> = None;
     let joined = std::thread::scope(|s| {
+        // A panic in `work` drops `tx` while unwinding, so the wait below ends either way.
         let handle = s.spawn(move || {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let r = work();
             drop(tx);
             r
         });
@@ -66,8 +67,8 @@ pub fn watch<T: Send>(
         return Err(e);
     }
     let value = match joined {
-        Ok(Ok(v)) => v,
-        Ok(Err(panic)) | Err(panic) => {
+        Ok(v) => v,
+        Err(panic) => {
             let msg = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())

@@ -27,7 +27,7 @@ pub use game::{Child, Children, FixedVec, Game, Stopped, MAX_MOVES};
 pub use memory::{advise_huge_pages, huge_vec, prefetch, return_freed_blocks, try_vec, AllocError};
 pub use retro::{
     layer_working_bytes, placed_moves, solve_layer, solve_layer_by_graph, solve_layer_split,
-    Collective, Indexer, Lower, Placed, Schedule, OVER,
+    Collective, Indexer, LayerError, LayerWatch, Lower, Placed, Schedule, Stoppable, OVER,
 };
 pub use search::{
     analyze, solve, Oracle, OracleSlot, Progress, Proven, SearchConfig, SearchError, SearchResult,

@@ -2,9 +2,14 @@
 //! written atomically, resuming from whatever valid layers a killed build left behind.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
-use solver::{layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, Lower};
+use solver::{
+    layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, LayerError, Lower,
+    Stoppable,
+};
 
 use crate::atomic::write_atomic;
 use crate::error::TableError;
@@ -22,6 +27,19 @@ pub struct BuildOptions {
     /// [`memory_estimate`] does not cover) instead of the lean passes: for tests that check the
     /// two give the same files. `false` for real builds.
     pub cyclic_by_graph: bool,
+    /// Raised by the caller to stop the build (a Ctrl-C, a front end's cancel button): the
+    /// layer being solved is abandoned within a chunk of a few thousand positions, nothing more
+    /// is written, and [`build`] returns [`TableError::Stopped`] with the layers finished.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl BuildOptions {
+    /// Whether the caller has asked the build to stop.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 /// What happened to one layer.
@@ -139,7 +157,8 @@ pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32) -> MemoryEstimate {
 /// # Errors
 /// [`TableError::Io`] when a file cannot be written; [`TableError::Threads`];
 /// [`TableError::TooLarge`]; [`TableError::Allocation`] when a layer's arrays (sized by its
-/// length) or a kept layer's file cannot be allocated, with the amount and what it was for.
+/// length) or a kept layer's file cannot be allocated, with the amount and what it was for;
+/// [`TableError::Stopped`] when [`BuildOptions::stop`] was raised.
 pub fn build<I: Indexer>(
     ix: &I,
     id: &TableId,
@@ -159,6 +178,9 @@ pub fn build<I: Indexer>(
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
     let mut plain: Vec<Option<Vec<i8>>> = Vec::with_capacity(max_layer as usize + 1);
     for layer in 0..=max_layer {
+        if opts.stopped() {
+            return Err(TableError::Stopped { finished: layer });
+        }
         let started = Instant::now();
         let entries = ix.layer_len(layer);
         if usize::try_from(entries).is_err() {
@@ -195,14 +217,23 @@ pub fn build<I: Indexer>(
                 plain: &plain,
             };
             let tick = |n: u64| progress.advance(n);
+            let never = AtomicBool::new(false);
+            let watch = Stoppable {
+                progress: Some(&tick),
+                stop: opts.stop.as_deref().unwrap_or(&never),
+            };
             if opts.cyclic_by_graph {
-                pool.install(|| solve_layer_by_graph(ix, layer, &lower, Some(&tick)))
+                pool.install(|| solve_layer_by_graph(ix, layer, &lower, Some(&watch)))
             } else {
-                pool.install(|| solve_layer(ix, layer, &lower, Some(&tick)))
+                pool.install(|| solve_layer(ix, layer, &lower, Some(&watch)))
             }
         };
         progress.finish();
-        let mut values = values?;
+        let mut values = match values {
+            Ok(v) => v,
+            Err(LayerError::Alloc(e)) => return Err(e.into()),
+            Err(LayerError::Stopped) => return Err(TableError::Stopped { finished: layer }),
+        };
         pool.install(|| fill_unused(ix, layer, &mut values));
         if layer < max_layer {
             plain.push(pool.install(|| plain_of_values(layer, &values))?);

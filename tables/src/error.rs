@@ -136,6 +136,11 @@ pub enum TableError {
         /// Its number of entries.
         entries: u64,
     },
+    /// A build stopped by its caller ([`crate::BuildOptions::stop`]) before it finished.
+    Stopped {
+        /// The layers finished and written (`0..finished`); the layer being solved is dropped.
+        finished: u32,
+    },
 }
 
 /// What is wrong with a payload whose structure breaks the format ([`crate::validate`]), at
@@ -330,6 +335,14 @@ impl fmt::Display for TableError {
             TableError::TooLarge { layer, entries } => {
                 write!(f, "layer {layer} has {entries} entries: too large for this machine")
             }
+            TableError::Stopped { finished: 0 } => {
+                write!(f, "the build was stopped before any layer was finished")
+            }
+            TableError::Stopped { finished } => write!(
+                f,
+                "the build was stopped; layers 0 to {} are finished and kept (building again resumes from there)",
+                finished - 1
+            ),
         }
     }
 }

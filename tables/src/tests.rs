@@ -137,6 +137,7 @@ fn opts(threads: usize) -> BuildOptions {
     BuildOptions {
         threads,
         cyclic_by_graph: false,
+        stop: None,
     }
 }
 
@@ -440,3 +441,112 @@ fn memory_estimate_counts_entries() {
 
 // The build by several ranks together (`build_split`).
 mod split;
+
+/// A stop raised after layer 3 is written: the build returns `Stopped` with layers 0 to 3
+/// finished, leaves exactly their files (no temporary), and a second build resumes from them
+/// and writes the same bytes as a build that was never stopped.
+#[test]
+fn a_stopped_build_keeps_its_finished_layers_and_resumes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    for cyclic in [false, true] {
+        let (dir, whole) = (temp_dir("stopped"), temp_dir("unstopped"));
+        let flag = Arc::new(AtomicBool::new(false));
+        let stoppable = BuildOptions {
+            stop: Some(flag.clone()),
+            ..opts(2)
+        };
+        let r = if cyclic {
+            build(
+                &Toy::<true>,
+                &id(true),
+                &dir,
+                7,
+                &stoppable,
+                &crate::Silent,
+                |r| flag.store(r.layer == 3, Ordering::Relaxed),
+            )
+        } else {
+            build(
+                &Toy::<false>,
+                &id(false),
+                &dir,
+                7,
+                &stoppable,
+                &crate::Silent,
+                |r| flag.store(r.layer == 3, Ordering::Relaxed),
+            )
+        };
+        assert!(
+            matches!(r, Err(TableError::Stopped { finished: 4 })),
+            "cyclic {cyclic}: {r:?}"
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let want: Vec<String> = (0..4).map(|k| id(cyclic).file_name(k)).collect();
+        assert_eq!(
+            names, want,
+            "cyclic {cyclic}: only the finished layers' files"
+        );
+        // Resume, and compare with a build that ran through.
+        let mut resumed = 0;
+        let mut count = |r: &LayerReport| resumed += u32::from(r.resumed);
+        if cyclic {
+            build(
+                &Toy::<true>,
+                &id(true),
+                &dir,
+                7,
+                &opts(2),
+                &crate::Silent,
+                &mut count,
+            )
+            .unwrap();
+            build(
+                &Toy::<true>,
+                &id(true),
+                &whole,
+                7,
+                &opts(2),
+                &crate::Silent,
+                |_| {},
+            )
+            .unwrap();
+        } else {
+            build(
+                &Toy::<false>,
+                &id(false),
+                &dir,
+                7,
+                &opts(2),
+                &crate::Silent,
+                &mut count,
+            )
+            .unwrap();
+            build(
+                &Toy::<false>,
+                &id(false),
+                &whole,
+                7,
+                &opts(2),
+                &crate::Silent,
+                |_| {},
+            )
+            .unwrap();
+        }
+        assert_eq!(resumed, 4, "cyclic {cyclic}: layers 0 to 3 resumed");
+        for k in 0..=7 {
+            let name = id(cyclic).file_name(k);
+            assert_eq!(
+                std::fs::read(dir.join(&name)).unwrap(),
+                std::fs::read(whole.join(&name)).unwrap(),
+                "cyclic {cyclic}: layer {k}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&whole).unwrap();
+    }
+}

@@ -198,6 +198,9 @@ pub struct PerfectRound {
     /// [South, North] at the round's end.
     pub end: [u32; 2],
     pub moves: usize,
+    /// The moves of the round as pit numbers: joined over the rounds, the record replays with
+    /// `mancala match --moves`.
+    pub played: Vec<u8>,
 }
 
 /// What the second player does after a first turn under the pie rule.

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::entry::{into_values, load, to_entry, CHUNK};
 use super::index::{place_children, Indexer, Lower, Placed, Schedule, OVER};
+use super::watch::{self, LayerError, LayerWatch};
 use crate::game::{Children, FixedVec, Game, MAX_MOVES};
 use crate::memory::{huge_vec, AllocError};
 
@@ -139,20 +140,24 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Result<Vec<i16>, AllocError> {
+    watch: Option<&dyn LayerWatch>,
+) -> Result<Vec<i16>, LayerError> {
     let len = ix.layer_len(layer);
     let n = usize::try_from(len).expect("layer too large for this machine");
     let memo = new_memo(layer, n)?;
     if let Some(schedule) = ix.schedule(layer)? {
         for stage in 0..schedule.stages() {
+            // A later stage reads every value of the earlier ones: stop between stages.
+            if watch::stopped(watch) {
+                break;
+            }
             let units = 0..schedule.units(stage);
-            stage_units::<Uncounted>(layer, lower, &memo, &*schedule, stage, units, progress);
+            stage_units::<Uncounted>(layer, lower, &memo, &*schedule, stage, units, watch);
         }
     } else {
-        walk_range(ix, layer, lower, &memo, 0..len, progress);
+        walk_range(ix, layer, lower, &memo, 0..len, watch);
     }
-    Ok(into_values(memo))
+    watch::finished(watch, into_values(memo))
 }
 
 /// One position of a scheduled layer waiting in the pipeline: its slot and its moves.
@@ -298,7 +303,7 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
     lower: &L,
     memo: &[AtomicI16],
     slots: std::ops::Range<u64>,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
+    watch: Option<&dyn LayerWatch>,
 ) {
     let cx = Cx {
         ix,
@@ -311,6 +316,9 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
     (0..chunks)
         .into_par_iter()
         .for_each_init(Stack::new, |stack, c| {
+            if watch::stopped(watch) {
+                return;
+            }
             let start = from + c * CHUNK;
             let end = (start + CHUNK).min(slots.end as usize);
             // Roots are filled into the ring in turn; the one filled AHEAD roots ago, in the
@@ -340,9 +348,7 @@ pub(super) fn walk_range<I: Indexer, L: Lower + ?Sized>(
             for k in started.saturating_sub(AHEAD)..started {
                 walk(&cx, stack, k % AHEAD);
             }
-            if let Some(p) = progress {
-                p((end - start) as u64);
-            }
+            watch::advance(watch, (end - start) as u64);
         });
 }
 
@@ -382,7 +388,7 @@ pub(super) fn stage_units<V: Visited>(
     schedule: &dyn Schedule,
     stage: usize,
     units: std::ops::Range<usize>,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
+    watch: Option<&dyn LayerWatch>,
 ) -> Vec<V> {
     let new_ring = || -> Vec<Pending> {
         (0..AHEAD)
@@ -398,6 +404,9 @@ pub(super) fn stage_units<V: Visited>(
             let mut started = 0usize;
             let mut visited = 0u64;
             let mut kept = V::default();
+            if watch::stopped(watch) {
+                return kept;
+            }
             schedule.for_each(stage, unit, &mut |slot, moves| {
                 visited += 1;
                 kept.note(slot);
@@ -426,9 +435,7 @@ pub(super) fn stage_units<V: Visited>(
             for k in started.saturating_sub(AHEAD)..started {
                 evaluate(layer, lower, memo, &ring[k % AHEAD]);
             }
-            if let Some(p) = progress {
-                p(visited);
-            }
+            watch::advance(watch, visited);
             kept
         })
         .collect()

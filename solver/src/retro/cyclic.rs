@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::entry::{classify, to_entry, Edge, CHUNK, MAX_VALUE};
 use super::index::{Indexer, Lower};
+use super::watch::{self, LayerError, LayerWatch};
 use crate::game::{Children, Game};
 
 /// In a successor or predecessor entry: the edge passes the turn. The low 31 bits are the slot.
@@ -49,9 +50,11 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Vec<i16> {
-    fixpoint(build(ix, layer, lower, progress))
+    watch: Option<&dyn LayerWatch>,
+) -> Result<Vec<i16>, LayerError> {
+    let graph = build(ix, layer, lower, watch);
+    // The fixpoint itself is quick next to the graph's construction; it is not interrupted.
+    watch::finished(watch, graph).map(fixpoint)
 }
 
 /// Generates every slot's children once (in parallel): exit values, successor lists, and their
@@ -60,7 +63,7 @@ pub(super) fn build<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
+    watch: Option<&dyn LayerWatch>,
 ) -> Graph {
     let len = ix.layer_len(layer);
     assert!(
@@ -79,6 +82,9 @@ pub(super) fn build<I: Indexer, L: Lower + ?Sized>(
         .enumerate()
         .map(|(c, (best, deg))| {
             let mut edges = Vec::new();
+            if watch::stopped(watch) {
+                return edges;
+            }
             let mut kids = Children::new();
             for k in 0..best.len() {
                 let slot = (c * CHUNK + k) as u64;
@@ -117,9 +123,7 @@ pub(super) fn build<I: Indexer, L: Lower + ?Sized>(
                     to_entry(hi)
                 };
             }
-            if let Some(p) = progress {
-                p(best.len() as u64);
-            }
+            watch::advance(watch, best.len() as u64);
             edges
         })
         .collect();

@@ -199,7 +199,6 @@
 //! slot ([`layer_working_bytes`]), about 4.1 bytes per slot; the result is the value array.
 
 use crate::game::Game;
-use crate::memory::AllocError;
 
 mod acyclic;
 mod cyclic;
@@ -209,9 +208,11 @@ mod passes;
 pub mod split;
 #[cfg(test)]
 mod tests;
+mod watch;
 
 pub use index::{placed_moves, Indexer, Lower, Placed, Schedule, OVER};
 pub use split::{solve_layer_split, Collective};
+pub use watch::{LayerError, LayerWatch, Stoppable};
 
 /// Solves one layer: `F` (future value of the side to move, see [`crate::game`]) of every slot.
 ///
@@ -225,6 +226,9 @@ pub use split::{solve_layer_split, Collective};
 /// does not depend on the number of threads. Slots whose position is `None` get 0. See the module
 /// docs for the algorithms.
 ///
+/// `watch` (when given) hears of the slots done, from worker threads, in chunks of a few
+/// thousand, and is asked before each chunk whether to stop (see [`LayerWatch`]).
+///
 /// # Panics
 ///
 /// When a value does not fit in `-32767..=32767`; when a game with `CAN_CYCLE == false` has a
@@ -232,18 +236,19 @@ pub use split::{solve_layer_split, Collective};
 /// internal edge with a gain, a child in a higher layer).
 ///
 /// # Errors
-/// [`AllocError`] when the layer's arrays (sized by its length, [`layer_working_bytes`]) or its
-/// [`Schedule`] cannot be allocated: the caller reports it, nothing aborts.
+/// [`LayerError::Alloc`] when the layer's arrays (sized by its length, [`layer_working_bytes`])
+/// or its [`Schedule`] cannot be allocated: the caller reports it, nothing aborts.
+/// [`LayerError::Stopped`] when `watch` asked it to stop.
 pub fn solve_layer<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Result<Vec<i16>, AllocError> {
+    watch: Option<&dyn LayerWatch>,
+) -> Result<Vec<i16>, LayerError> {
     if <I::G as Game>::CAN_CYCLE {
-        passes::solve(ix, layer, lower, progress)
+        passes::solve(ix, layer, lower, watch)
     } else {
-        acyclic::solve(ix, layer, lower, progress)
+        acyclic::solve(ix, layer, lower, watch)
     }
 }
 
@@ -265,12 +270,12 @@ pub fn solve_layer_by_graph<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Result<Vec<i16>, AllocError> {
+    watch: Option<&dyn LayerWatch>,
+) -> Result<Vec<i16>, LayerError> {
     if <I::G as Game>::CAN_CYCLE {
-        Ok(cyclic::solve(ix, layer, lower, progress))
+        cyclic::solve(ix, layer, lower, watch)
     } else {
-        acyclic::solve(ix, layer, lower, progress)
+        acyclic::solve(ix, layer, lower, watch)
     }
 }
 

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use super::entry::{classify, into_values, to_entry, Edge, CHUNK};
 use super::index::{Indexer, Lower};
+use super::watch::{self, LayerError, LayerWatch};
 use crate::game::{Child, Children, Game};
 use crate::memory::{huge_vec, try_vec, AllocError};
 
@@ -116,17 +117,17 @@ pub(super) fn solve<I: Indexer, L: Lower + ?Sized>(
     ix: &I,
     layer: u32,
     lower: &L,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
-) -> Result<Vec<i16>, AllocError> {
+    watch: Option<&dyn LayerWatch>,
+) -> Result<Vec<i16>, LayerError> {
     let n = usize::try_from(ix.layer_len(layer)).expect("a layer that fits in memory");
     let st = new_state(layer, n)?;
     let mut best: Vec<i16> = huge_vec(n, || format!("layer {layer}'s best exits"), || 0i16)?;
     // Pass 1 looks the lower layers up once and keeps each slot's best exit, so that the later
     // passes, until one changes nothing, only look inside the layer.
-    first_pass_range(ix, layer, lower, &st, &mut best, 0, progress);
-    while later_pass_range(ix, layer, &st, &best, 0) != 0 {}
+    first_pass_range(ix, layer, lower, &st, &mut best, 0, watch);
+    while !watch::stopped(watch) && later_pass_range(ix, layer, &st, &best, 0, watch) != 0 {}
     drop(best);
-    Ok(st.into_values())
+    watch::finished(watch, st.into_values())
 }
 
 // The passes below serve both the single process (`solve`, over the whole layer) and one rank of
@@ -185,12 +186,15 @@ pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
     st: &State,
     best: &mut [i16],
     from: u64,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
+    watch: Option<&dyn LayerWatch>,
 ) {
     let len = ix.layer_len(layer);
     best.par_chunks_mut(CHUNK)
         .enumerate()
         .for_each(|(c, chunk)| {
+            if watch::stopped(watch) {
+                return;
+            }
             let mut kids = Children::new();
             let base = from + (c * CHUNK) as u64;
             ix.for_each_position(
@@ -234,24 +238,26 @@ pub(super) fn first_pass_range<I: Indexer, L: Lower + ?Sized>(
                     st.set(slot, v, fin);
                 },
             );
-            if let Some(p) = progress {
-                p(chunk.len() as u64);
-            }
+            watch::advance(watch, chunk.len() as u64);
         });
 }
 
 /// A later pass over the live slots of `from..from + best.len()`; returns how many
-/// values changed.
+/// values changed (chunks skipped because `watch` asked to stop count none).
 pub(super) fn later_pass_range<I: Indexer>(
     ix: &I,
     layer: u32,
     st: &State,
     best: &[i16],
     from: u64,
+    watch: Option<&dyn LayerWatch>,
 ) -> u64 {
     best.par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
+            if watch::stopped(watch) {
+                return 0;
+            }
             let base = from + (c * CHUNK) as u64;
             let mut kids = Children::new();
             let mut changed = 0u64;

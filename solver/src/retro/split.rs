@@ -30,7 +30,7 @@ use rayon::prelude::*;
 
 use super::entry::CHUNK;
 use super::index::{Indexer, Lower};
-use super::{acyclic, passes};
+use super::{acyclic, passes, LayerWatch};
 use crate::game::Game;
 use crate::memory::{huge_vec, try_vec, AllocError};
 
@@ -105,6 +105,10 @@ pub fn solve_layer_split<I: Indexer, L: Lower + ?Sized, C: Collective + ?Sized>(
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Result<Vec<i16>, AllocError> {
     let n = usize::try_from(ix.layer_len(layer)).expect("a layer that fits in memory");
+    // A progress callback alone never stops: one rank stopping alone would leave the others
+    // waiting in a collective, and its values unsolved.
+    let tick = progress.map(|p| move |slots: u64| p(slots));
+    let progress = tick.as_ref().map(|t| t as &dyn LayerWatch);
     if <I::G as Game>::CAN_CYCLE {
         solve_cyclic(ix, layer, lower, group, n, progress)
     } else if let Some(schedule) = ix.schedule(layer)? {
@@ -156,7 +160,7 @@ fn solve_cyclic<I: Indexer, L: Lower + ?Sized, C: Collective + ?Sized>(
     lower: &L,
     group: &C,
     n: usize,
-    progress: Option<&(dyn Fn(u64) + Sync)>,
+    progress: Option<&dyn LayerWatch>,
 ) -> Result<Vec<i16>, AllocError> {
     let ranges: Vec<Range<u64>> = (0..group.ranks())
         .map(|r| slot_range(n as u64, group.ranks(), r))
@@ -171,7 +175,7 @@ fn solve_cyclic<I: Indexer, L: Lower + ?Sized, C: Collective + ?Sized>(
     passes::first_pass_range(ix, layer, lower, &st, &mut best, mine.start, progress);
     exchange_state(group, &st, &ranges);
     loop {
-        let changed = passes::later_pass_range(ix, layer, &st, &best, mine.start);
+        let changed = passes::later_pass_range(ix, layer, &st, &best, mine.start, progress);
         exchange_state(group, &st, &ranges);
         if group.gather(changed).iter().all(|&c| c == 0) {
             break;

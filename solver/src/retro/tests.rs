@@ -30,7 +30,7 @@ use crate::toy::track::TrackIx;
 // Harness
 
 /// A layer solver: `solve_layer`, or one of the two algorithms called directly.
-type LayerFn<I> = fn(&I, u32, &dyn Lower, Option<&(dyn Fn(u64) + Sync)>) -> Vec<i16>;
+type LayerFn<I> = fn(&I, u32, &dyn Lower, Option<&dyn LayerWatch>) -> Vec<i16>;
 
 /// Solves layers `0..=top` in order with `solve`, each using the tables built before it.
 fn solve_all<I: Indexer>(ix: &I, top: u32, solve: LayerFn<I>) -> Vec<Vec<i16>> {
@@ -67,7 +67,7 @@ fn solve_layer_fn<I: Indexer>() -> LayerFn<I> {
 
 /// The counter algorithm on the explicit graph (the former cyclic builder).
 fn cyclic_fn<I: Indexer>() -> LayerFn<I> {
-    |ix, layer, lower, progress| cyclic::solve(ix, layer, lower, progress)
+    |ix, layer, lower, progress| cyclic::solve(ix, layer, lower, progress).unwrap()
 }
 
 /// The lean cyclic passes, called directly (also on acyclic games).
@@ -404,6 +404,84 @@ fn retro_same_tables_with_1_and_4_threads() {
     let four = with_threads(4, || solve_all(&ix, 3, solve_layer_fn()));
     assert!(one == four, "Rand");
     assert_tables_eq(&ix, &one, &brute_all(&ix, 3), "large Rand vs brute force");
+}
+
+/// A layer solver that may be stopped: `solve_layer`, or one algorithm called directly.
+type StoppableFn<I> =
+    fn(&I, u32, &dyn Lower, Option<&dyn LayerWatch>) -> Result<Vec<i16>, LayerError>;
+
+/// Solves layer `top` of `ix` on one thread with a watch that asks to stop after the first
+/// chunk: the solve must return `Stopped` having done less than the whole layer; a second solve
+/// of the same layer with a fresh watch must give the values of an unwatched one.
+fn stopped_after_one_chunk<I: Indexer>(ix: &I, top: u32, solve: StoppableFn<I>, what: &str) {
+    struct AfterOne {
+        done: AtomicU64,
+    }
+    impl LayerWatch for AfterOne {
+        fn advance(&self, slots: u64) {
+            self.done.fetch_add(slots, Ordering::Relaxed);
+        }
+        fn stopped(&self) -> bool {
+            self.done.load(Ordering::Relaxed) > 0
+        }
+    }
+    let tables = with_threads(1, || solve_all(ix, top - 1, solve_layer_fn()));
+    let lower = |l: u32, slot: u64| i32::from(tables[l as usize][slot as usize]);
+    let len = ix.layer_len(top);
+    assert!(
+        len > 2 * super::entry::CHUNK as u64,
+        "{what}: layer {top} has one chunk only"
+    );
+    let watch = AfterOne {
+        done: AtomicU64::new(0),
+    };
+    let got = with_threads(1, || solve(ix, top, &lower, Some(&watch)));
+    assert!(
+        matches!(got, Err(LayerError::Stopped)),
+        "{what}: a raised stop must abandon the layer"
+    );
+    let done = watch.done.load(Ordering::Relaxed);
+    assert!(
+        done < len,
+        "{what}: did all {len} slots ({done}) despite the stop"
+    );
+    let fresh = AfterOne {
+        done: AtomicU64::new(0),
+    };
+    let unwatched = with_threads(1, || solve(ix, top, &lower, None)).expect("no watch, no stop");
+    // A watch that is never raised (its first chunk raises it, so use a plain callback).
+    let tick = |n: u64| fresh.advance(n);
+    let again = with_threads(1, || solve(ix, top, &lower, Some(&tick))).expect("not stopped");
+    assert!(again == unwatched, "{what}: a second solve differs");
+}
+
+#[test]
+fn retro_a_raised_stop_abandons_the_layer() {
+    let digits = DigitsIx { d: 7 };
+    stopped_after_one_chunk(
+        &digits,
+        5,
+        |i, k, l, w| solve_layer(i, k, l, w),
+        "acyclic walk",
+    );
+    stopped_after_one_chunk(
+        &digits,
+        5,
+        |i, k, l, w| passes::solve(i, k, l, w),
+        "lean passes",
+    );
+    stopped_after_one_chunk(&digits, 5, |i, k, l, w| cyclic::solve(i, k, l, w), "graph");
+    let sizes = [3_000, 20_000, 30_000];
+    let staged = Staged {
+        ix: RandIx::<false>(RGraph::new(5, &sizes, 3, 2, true)),
+        reversed: false,
+    };
+    stopped_after_one_chunk(
+        &staged,
+        2,
+        |i, k, l, w| solve_layer(i, k, l, w),
+        "acyclic by schedule",
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -150,6 +150,33 @@ impl<'o, G: Game> Solver<'o, G> {
         })
     }
 
+    /// The exact future value of `pos` and its best moves in `children()` order: all of them, or
+    /// only the first when `first_only`. After the value, each move costs one null-window test
+    /// ("does it reach the value?"), far less than its exact value ([`Solver::analyze`]) when
+    /// it is worse; no principal variation is built.
+    ///
+    /// # Errors
+    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    pub fn best_moves(
+        &mut self,
+        pos: &G,
+        first_only: bool,
+    ) -> Result<(i32, Vec<G::Move>), SearchError> {
+        let value = self.value(pos)?;
+        let mut children = Children::new();
+        pos.children(&mut children);
+        let mut best = Vec::new();
+        for c in children.as_slice() {
+            if self.pool.achieves(c, value)? {
+                best.push(c.mv);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        Ok((value, best))
+    }
+
     /// The exact value of every legal move of `pos` from the mover's point of view, in
     /// `children()` order.
     ///

@@ -100,6 +100,13 @@ fn check_root<G: Game>(root: &G, c: &SearchConfig, f: &impl Fn(&G) -> i32) {
         .map(|c| (c.mv, move_value(c, f)))
         .collect();
     assert_eq!(a, want_a, "analysis of {root:?}");
+    let mut s = Solver::new(root, c.clone(), None).unwrap();
+    assert_eq!(
+        s.best_moves(root, false).unwrap(),
+        (want, want_best.clone())
+    );
+    let first: Vec<_> = want_best.iter().take(1).copied().collect();
+    assert_eq!(s.best_moves(root, true).unwrap(), (want, first));
 }
 
 #[test]

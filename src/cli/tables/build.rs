@@ -8,12 +8,15 @@ use mancala::board::MAX_BOARD_SEEDS;
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::Rules;
 use mancala_cli::args::GameArgs;
+use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
-use tables::{BuildOptions, Table};
+use tables::{BuildOptions, Table, TableError};
 
 #[derive(Args, Debug)]
 pub(super) struct BuildArgs {
@@ -71,9 +74,11 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         if threads == 1 { "" } else { "s" }
     );
     engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
+    let stop = Arc::new(AtomicBool::new(false));
     let opts = BuildOptions {
         threads,
         cyclic_by_graph: false,
+        stop: Some(stop.clone()),
     };
     let bars =
         mancala_cli::layer_bars::LayerBars::new(a.progress || std::io::stderr().is_terminal());
@@ -81,11 +86,12 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());
     let mut layers: Vec<json::BuiltLayer> = Vec::new();
-    // A layer's retrograde analysis does not look at the interrupt flag: a signal ends the
-    // process from the watcher, after removing the temporary file of a write in progress (the
-    // layers already renamed are complete, and the next build resumes from them).
+    // A signal raises the build's stop token: the layer being solved is dropped within a few
+    // thousand positions, and the layers already written are complete (the next build resumes
+    // from them). A second signal ends the process at once.
     let what = format!("building {id}");
-    let built = Watcher::new(what, OnSignal::Exit)
+    let built = Watcher::new(what.clone(), OnSignal::Stop)
+        .stop(stop)
         .run(|| {
             tables::build(&ix, &id, &dir, k, &opts, &bars, |r| {
                 if let Some(why) = &r.rebuilt_because {
@@ -106,8 +112,22 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
                     io_result = writeln!(out, "{r}");
                 }
             })
-        })
-        .with_context(|| format!("building the tables of {id}"))?;
+        });
+    let built = match built {
+        Err(TableError::Stopped { finished }) => {
+            let kept = match finished {
+                0 => "no layer was finished".to_string(),
+                n => format!(
+                    "layers 0 to {} are finished and kept, a new build resumes from layer {n}",
+                    n - 1
+                ),
+            };
+            return Err(
+                Interrupted(format!("{what} was stopped before it finished; {kept}")).into(),
+            );
+        }
+        r => r.with_context(|| format!("building the tables of {id}"))?,
+    };
     io_result?;
     let bytes: u64 = built.iter().map(Table::file_bytes).sum();
     let bits = 8.0 * bytes as f64 / mem.entries.max(1) as f64;

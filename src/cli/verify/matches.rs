@@ -63,6 +63,9 @@ struct RoundRecord {
     value: i32,
     end: [u32; 2],
     moves: usize,
+    /// The moves played, as pit numbers (joined over the rounds, the record replays with
+    /// `mancala match --moves`).
+    played: Vec<u8>,
     /// Ended by a repeated position (endless play), not by the game's rules.
     endless: bool,
 }
@@ -136,6 +139,10 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
                         ""
                     }
                 )?;
+                if !r.played.is_empty() {
+                    let line: Vec<String> = r.played.iter().map(u8::to_string).collect();
+                    writeln!(out, "            moves: {}", line.join(" "))?;
+                }
             }
             let verdict = match outcome {
                 Outcome::Won(w) => format!("{w} wins the match"),
@@ -191,6 +198,7 @@ fn size_json(holes: u8, seeds: u8, rounds: &[RoundRecord], outcome: &Outcome) ->
                 value: r.value,
                 end: r.end,
                 moves: r.moves,
+                played: r.played.clone(),
             })
             .collect(),
         result,
@@ -239,7 +247,8 @@ fn play_match<R: Rules>(
                 // One solver per round: the statuses are fixed within it, so its table serves
                 // every position of the round and no other.
                 let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
-                round_perfect::play_round(&mut m, &mut |q: &Position<R>| solver.analyze(q))
+                let mut best = round_perfect::by_search(&mut solver);
+                round_perfect::play_round(&mut m, &mut best)
             });
         if mancala_cli::signal::interrupted() {
             bail!("interrupted");
@@ -278,6 +287,7 @@ fn play_match<R: Rules>(
                 },
                 end: [s, n],
                 moves: if i == k - 1 { play.moves } else { 0 },
+                played: ended.moves.iter().map(|mv| mv.0).collect(),
                 endless: i == k - 1 && play.endless,
             });
         }
