@@ -396,7 +396,8 @@ fn csv_text(game: &str, boards: &[Board]) -> String {
             Some(p) => {
                 for (i, ((moves, end), v)) in b.turns.iter().zip(&p.values).enumerate() {
                     s.push_str(&format!(
-                        "{game},{},{},{status},{},{},{end},{v},{},{}\n",
+                        // A position holds commas: quoted.
+                        "{game},{},{},{status},{},{},\"{end}\",{v},{},{}\n",
                         b.holes,
                         b.seeds,
                         p.pie_value,
