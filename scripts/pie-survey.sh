@@ -130,6 +130,11 @@ for game in ["dakon", "djenon-aboure", "walak-pussa", "san-yao"]:
         rows.append(f"| {game} | standard | ? | not computed: {err} | | | |")
 md += ["| game | board | pie value | fairest first turns (second player after each) | first turns | value without swap | seconds |",
        "|:--|:--|--:|:--|--:|--:|--:|"] + rows + [""]
+if any("not computed" in r for r in rows):
+    md += ["A board marked *not computed* is missing from this table: `verify pie` lists every first turn",
+           "and solves each one, and Dakon's first turns, with their chains of extra turns, number",
+           "millions (7×7: more than 83 million, [dakon-opening.md](dakon-opening.md)), far beyond",
+           "`--max-turns` and this machine's time.", ""]
 with open(f"{out}/pie.md.tmp", "w") as f:
     f.write("\n".join(md))
 os.replace(f"{out}/pie.md.tmp", f"{out}/pie.md")
