@@ -138,7 +138,7 @@ mod tests {
         let e = b.position_args().unwrap_err().to_string();
         assert_eq!(
             e,
-            "unknown rule option 'no-such': kalah's options are empty-capture, end-when-mover-empty"
+            "unknown rule option 'no-such': kalah's options are empty-capture, end-when-mover-empty, leftovers-unscored"
         );
     }
 }
