@@ -178,6 +178,100 @@ fn pie_values_agree_with_the_swap_game_kalah() {
     }
 }
 
+/// Every Kalah board up to (4,4) under one option set by a second method: the first turns
+/// enumerated by the reference engine, each valued by retrograde analysis (whole-board tables,
+/// `tables query`; a turn that ends the game by its final score), against `verify pie --json`.
+fn check_pie_by_tables(flags: &[&str], g: RefGame) {
+    let dir = temp_dir(&format!("pie-tables{}", flags.concat()));
+    let d = dir.to_str().unwrap();
+    for holes in 1..=4u8 {
+        // 8 seeds a hole: the (h,4) start's 2h*4 seeds in play.
+        let (h, k) = (holes.to_string(), (8 * holes).to_string());
+        let build = [
+            "tables",
+            "build",
+            "kalah",
+            "--holes",
+            &h,
+            "--max-seeds",
+            &k,
+            "--dir",
+            d,
+        ];
+        ok(&[&build[..], flags].concat());
+        for seeds in 1..=4u8 {
+            let what = format!("kalah {flags:?} {holes}x{seeds}");
+            let s = seeds.to_string();
+            let pie = [
+                "verify", "pie", "kalah", "--holes", &h, "--seeds", &s, "--json",
+            ];
+            let v = json(&[&pie[..], flags].concat());
+            let board = &v["boards"][0];
+            assert_eq!(board["status"], "solved", "{what}");
+            let mut want = Vec::new();
+            for (moves, q) in refe::first_turns(g, &refe::start(g, holes as usize, seeds as u32)) {
+                let value = if q.to_move.is_none() {
+                    refe::value(g, &q)
+                } else {
+                    let position = refe::format(&q);
+                    let query = [
+                        "tables",
+                        "query",
+                        "kalah",
+                        "--position",
+                        &position,
+                        "--dir",
+                        d,
+                    ];
+                    let t = json(&[&query[..], flags, &["--json"]].concat());
+                    t["value"].as_i64().unwrap() as i32
+                };
+                want.push(serde_json::json!({"moves": moves, "value": value}));
+            }
+            let got: Vec<serde_json::Value> = board["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| serde_json::json!({"moves": t["moves"], "value": t["value"]}))
+                .collect();
+            assert_eq!(got, want, "{what}");
+            // South moves first: the second player leaves South min(v, -v) = -|v|.
+            let values = want.iter().map(|t| t["value"].as_i64().unwrap());
+            let pie_value = values.clone().map(|v| -v.abs()).max().unwrap();
+            assert_eq!(board["pie_value"], pie_value, "{what}");
+            let fairest: Vec<&serde_json::Value> = want
+                .iter()
+                .filter(|t| -t["value"].as_i64().unwrap().abs() == pie_value)
+                .map(|t| &t["moves"])
+                .collect();
+            assert_eq!(board["fairest"], serde_json::json!(fairest), "{what}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The standard capture rule's four option sets up to (4,4), by the tables.
+#[test]
+fn pie_values_agree_with_the_tables_up_to_4x4() {
+    for (flags, g) in kalah_sets()
+        .into_iter()
+        .filter(|s| !s.0.contains(&"--empty-capture"))
+    {
+        check_pie_by_tables(&flags, g);
+    }
+}
+
+/// The empty-capture rule's four option sets up to (4,4), by the tables.
+#[test]
+fn pie_values_agree_with_the_tables_up_to_4x4_empty_capture() {
+    for (flags, g) in kalah_sets()
+        .into_iter()
+        .filter(|s| s.0.contains(&"--empty-capture"))
+    {
+        check_pie_by_tables(&flags, g);
+    }
+}
+
 /// The other four games on small boards (Dakon's first turns have extra turns; Djenon-aboure
 /// and San-Yao may make the opponent pass inside the first turn).
 #[test]

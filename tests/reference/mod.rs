@@ -35,7 +35,7 @@ mod tests;
 pub use brute::{round_value, value};
 pub use engine::{candidates, legal_moves, normalize, play, start};
 pub use notation::{format, parse};
-pub use pie::swap_game;
+pub use pie::{first_turns, swap_game};
 
 /// A game with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,8 +19,10 @@ pub struct SwapGame {
 /// The swap game from `start` (South, the first player, to move).
 pub fn swap_game(g: RefGame, start: &RefPos) -> SwapGame {
     let first = start.to_move.expect("a side to move");
-    let mut turns = Vec::new();
-    first_turns(g, start, first, &mut Vec::new(), &mut turns);
+    let turns: Vec<(Vec<u8>, i32)> = first_turns(g, start)
+        .into_iter()
+        .map(|(moves, q)| (moves, value(g, &q)))
+        .collect();
     // After the turn the second player either plays on, leaving the first player the margin
     // `v` seen from their side, or swaps, which gives the first player the other side of the
     // same position: the negated margin. They choose what is worse for the first player, who
@@ -38,20 +40,29 @@ pub fn swap_game(g: RefGame, start: &RefPos) -> SwapGame {
     SwapGame { turns, pie_value }
 }
 
-fn first_turns(
+/// Every whole first turn from `start` (its moves, in increasing move order) with the position
+/// it leaves: the other side to move, or the game over.
+pub fn first_turns(g: RefGame, start: &RefPos) -> Vec<(Vec<u8>, RefPos)> {
+    let first = start.to_move.expect("a side to move");
+    let mut out = Vec::new();
+    turns_from(g, start, first, &mut Vec::new(), &mut out);
+    out
+}
+
+fn turns_from(
     g: RefGame,
     p: &RefPos,
     first: usize,
     path: &mut Vec<u8>,
-    out: &mut Vec<(Vec<u8>, i32)>,
+    out: &mut Vec<(Vec<u8>, RefPos)>,
 ) {
     for mv in legal_moves(g, p) {
         let q = play(g, p, mv).expect("a legal move");
         path.push(mv);
         if q.to_move == Some(first) {
-            first_turns(g, &q, first, path, out);
+            turns_from(g, &q, first, path, out);
         } else {
-            out.push((path.clone(), value(g, &q)));
+            out.push((path.clone(), q));
         }
         path.pop();
     }
