@@ -2,7 +2,7 @@
 
 use super::heatmap::heatmap_svg;
 use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
-use super::out_file::OutFile;
+use super::out_file::SurveyFiles;
 use crate::cli::{engine, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -64,23 +64,8 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
     let kind = a.game;
     let sizes = sizes(kind, a.holes, a.seeds)?;
     let engine = Engine::new(&a.engine, a.time_limit)?;
-    let csv = a
-        .csv
-        .as_deref()
-        .map(|p| OutFile::new(p, "--csv"))
-        .transpose()?;
-    let plot = a
-        .plot
-        .as_deref()
-        .map(|p| OutFile::new(p, "--plot"))
-        .transpose()?;
-    let tables = a
-        .tables
-        .as_ref()
-        .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
-    if let Some(d) = &tables {
-        engine::tables_dir_exists(d)?;
-    }
+    let SurveyFiles { csv, plot, tables } =
+        SurveyFiles::open(a.csv.as_deref(), a.plot.as_deref(), a.tables.as_ref())?;
     let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref()))?;
     // After Ctrl-C the finished sizes are still written, the others marked; the exit status
     // says the run was interrupted (as `solve`'s does).

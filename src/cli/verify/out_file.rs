@@ -38,3 +38,27 @@ impl OutFile {
         Ok(())
     }
 }
+
+/// What a survey writes and reads besides stdout: `--csv`, `--plot` and `--tables` (without a
+/// directory: the default one), all checked before the first board is solved.
+pub(super) struct SurveyFiles {
+    pub(super) csv: Option<OutFile>,
+    pub(super) plot: Option<OutFile>,
+    pub(super) tables: Option<PathBuf>,
+}
+
+impl SurveyFiles {
+    pub(super) fn open(
+        csv: Option<&Path>,
+        plot: Option<&Path>,
+        tables: Option<&Option<PathBuf>>,
+    ) -> Result<Self> {
+        let csv = csv.map(|p| OutFile::new(p, "--csv")).transpose()?;
+        let plot = plot.map(|p| OutFile::new(p, "--plot")).transpose()?;
+        let tables = tables.map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
+        if let Some(d) = &tables {
+            crate::cli::engine::tables_dir_exists(d)?;
+        }
+        Ok(Self { csv, plot, tables })
+    }
+}

@@ -4,7 +4,7 @@
 
 use super::heatmap::{heatmap, subtitle, Cell};
 use super::limited::{note, value_text, Engine, EngineArgs};
-use super::out_file::OutFile;
+use super::out_file::SurveyFiles;
 use crate::cli::engine;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -96,23 +96,8 @@ pub(super) fn run(a: &PieArgs) -> Result<ExitCode> {
         bail!("--max-turns must be at least 1");
     }
     let engine = Engine::new(&a.engine, a.time_limit)?;
-    let csv = a
-        .csv
-        .as_deref()
-        .map(|p| OutFile::new(p, "--csv"))
-        .transpose()?;
-    let plot = a
-        .plot
-        .as_deref()
-        .map(|p| OutFile::new(p, "--plot"))
-        .transpose()?;
-    let tables = a
-        .tables
-        .as_ref()
-        .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
-    if let Some(d) = &tables {
-        engine::tables_dir_exists(d)?;
-    }
+    let SurveyFiles { csv, plot, tables } =
+        SurveyFiles::open(a.csv.as_deref(), a.plot.as_deref(), a.tables.as_ref())?;
     let boards =
         mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref(), a.max_turns))?;
     let interrupted = boards.iter().any(|b| b.status == SizeStatus::Interrupted);
