@@ -9,7 +9,8 @@ Kalah(6,SEEDS) from the start, no endgame tables, each solver solving the start 
 Ours runs with 1 and 2 threads (`--threads`), both peers are single-threaded. Every round runs
 every command once, in a fixed order, so slow phases of a shared machine hit all of them; the
 table gives medians of wall seconds and CPU seconds (user + system of the child), the values
-(which must agree: the script stops otherwise) and the ratios ours / peer.
+(which must agree: the script stops otherwise) and the ratios ours / peer, of wall and of CPU
+time (on a busy machine the CPU ratio is the steadier).
 
 Building the peers (outside the repository; they are not ours to vendor):
 
@@ -106,8 +107,8 @@ med = {n: (statistics.median(x[2] for x in rs), statistics.median(x[3] for x in 
 print(f"Kalah(6,{args.seeds}), {args.rounds} rounds in turns; medians"
       + (f"; ours with `{args.extra}`" if args.extra else ""))
 print()
-print("| solver | value | nodes | wall s | CPU s | ours / peer (wall) |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("| solver | value | nodes | wall s | CPU s | ours / peer (wall) | ours / peer (CPU) |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for i in range(0, len(commands), 3):
     group = commands[i:i + 3]
     peer = group[2][0]
@@ -117,5 +118,6 @@ for i in range(0, len(commands), 3):
     for n, _ in group:
         nodes = statistics.median(x[1] for x in results[n])
         ratio = "" if n == peer else f"{med[n][0] / med[peer][0]:.2f}"
+        cpu = "" if n == peer else f"{med[n][1] / med[peer][1]:.2f}"
         print(f"| {n} | {results[n][0][0]:+d} | {nodes / 1e6:.1f} M | {med[n][0]:.2f} | "
-              f"{med[n][1]:.2f} | {ratio} |")
+              f"{med[n][1]:.2f} | {ratio} | {cpu} |")
