@@ -6,18 +6,18 @@
 #   1. the search: `mancala solve` (no tables);
 #   2. on every board but (6,3): the endgame tables of every layer up to all the board's seeds,
 #      built by retrograde analysis (no search at all), queried at the start (`check` = tables).
-#      The largest are (5,3) (0.85 billion entries, about 0.5 GB on disk, 1 minute and 1.7 GB of
-#      memory per option set on 2 cores) and (6,2) (1.25 billion entries); the tables of a hole
-#      count are deleted once no larger board of it needs them, unless they are kept in
-#      $MANCALA_TABLES.
+#      The largest are (5,3) (0.85 billion entries, about 0.5 GB on disk, 1.5 minutes and 1.7 GB
+#      of memory per option set on 2 cores) and (6,2) (1.25 billion entries, 0.8 GB on disk, 1-2
+#      minutes and 2.6 GB of memory); the tables of a hole count are deleted once no larger board
+#      of it needs them, unless they are kept in $MANCALA_TABLES.
 #      On (6,3) the whole board's tables would be 69 billion entries: there the reference engine's
 #      own alpha-beta search (tests/reference/search.rs, which shares no code with the `mancala`
 #      crate) checks every row at the end, by the ignored test
 #      option_values_6x3_by_the_reference_search run on the new file (`check` = reference search).
 # The test suite (tests/option_values.rs) checks every row by the search again, and the rows of
 # at most 16 seeds by the independent reference engine's brute force (tests/reference).
-# Usage: scripts/reference-values.sh. About 50 minutes on 2 cores (of which 20 minutes for the
-# (6,3) reference searches).
+# Usage: scripts/reference-values.sh. About 40 minutes on 2 cores (of which 8 minutes for the
+# (6,3) reference searches, and 11 and 13 for the (5,3) and (6,2) tables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${MANCALA_BIN:-}" ]; then
@@ -60,7 +60,7 @@ reference_search() { # holes seeds: whether the reference engine's search is the
           k=$((2 * holes * seeds))
           clock=$(date +%s.%N)
           "$bin" tables build kalah --holes "$holes" "${flags[@]}" --max-seeds "$k" --dir "$tables" > /dev/null 2>&1
-          built=$(echo "$(date +%s.%N) - $clock" | bc)
+          built=$(printf %.1f "$(echo "$(date +%s.%N) - $clock" | bc)")
           start=$(printf "%s," $(yes "$seeds" | head -n "$holes") | sed 's/,$//')
           t=$("$bin" tables query kalah --holes "$holes" "${flags[@]}" --position "$start/$start/0,0/S" \
                 --dir "$tables" --json | value)
@@ -73,7 +73,8 @@ reference_search() { # holes seeds: whether the reference engine's search is the
           if [ -z "${MANCALA_TABLES:-}" ] && ! full_tables "$holes" $((seeds + 1)); then
             name=kalah
             for f in "${flags[@]}"; do name+="+${f#--}"; done
-            rm -f "$tables/${name}_${holes}h_k"*.mtb
+            # The layers and the manifest listing them (which would name deleted files).
+            rm -f "$tables/${name}_${holes}h_k"*.mtb "$tables/${name}_${holes}h.manifest"
           fi
         elif reference_search "$holes" "$seeds"; then
           check="reference search" # every such row is checked after the loop, by one test run
