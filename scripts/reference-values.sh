@@ -4,17 +4,20 @@
 # the table of docs/reference-values.md §1.5. Each value is computed twice, by independent methods,
 # and the script stops at the first disagreement:
 #   1. the search: `mancala solve` (no tables);
-#   2. where the whole board fits (at most 4 holes, and (5,1), (5,2), (6,1)): the endgame tables of
-#      every layer up to all the board's seeds, built by retrograde analysis (no search at all),
-#      queried at the start (`check` = tables). On (5,3), (6,2) and (6,3) the whole board's tables
-#      are too big (0.8 to 69 billion entries) and the reference engine's brute force too slow
-#      (minutes to hours per value): there a value published by independent solvers
-#      (tests/data/kalah_start_values.csv, `check` = published) where one exists, else the search
-#      over endgame tables of every position with at most 20 seeds (`check` = search with K=20
-#      tables: the retrograde values below 20 seeds, the search above; a weaker check).
+#   2. on every board but (6,3): the endgame tables of every layer up to all the board's seeds,
+#      built by retrograde analysis (no search at all), queried at the start (`check` = tables).
+#      The largest are (5,3) (0.85 billion entries, about 0.5 GB on disk, 1.5 minutes and 1.7 GB
+#      of memory per option set on 2 cores) and (6,2) (1.25 billion entries, 0.8 GB on disk, 1-2
+#      minutes and 2.6 GB of memory); the tables of a hole count are deleted once no larger board
+#      of it needs them, unless they are kept in $MANCALA_TABLES.
+#      On (6,3) the whole board's tables would be 69 billion entries: there the reference engine's
+#      own alpha-beta search (tests/reference/search.rs, which shares no code with the `mancala`
+#      crate) checks every row at the end, by the ignored test
+#      option_values_6x3_by_the_reference_search run on the new file (`check` = reference search).
 # The test suite (tests/option_values.rs) checks every row by the search again, and the rows of
 # at most 16 seeds by the independent reference engine's brute force (tests/reference).
-# Usage: scripts/reference-values.sh. About 10 minutes on 2 cores.
+# Usage: scripts/reference-values.sh. About 40 minutes on 2 cores (of which 8 minutes for the
+# (6,3) reference searches, and 11 and 13 for the (5,3) and (6,2) tables).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -n "${MANCALA_BIN:-}" ]; then
@@ -34,7 +37,11 @@ fi
 csv=tests/data/kalah_option_values.csv
 value() { python3 -c 'import json,sys; print(json.load(sys.stdin)["value"])'; }
 full_tables() { # holes seeds: whether the whole board's tables are built (small enough)
-  [ "$1" -le 4 ] || [ "$1$2" = 51 ] || [ "$1$2" = 52 ] || [ "$1$2" = 61 ]
+  [ "$1" -le 4 ] || [ "$1$2" = 51 ] || [ "$1$2" = 52 ] || [ "$1$2" = 53 ] || [ "$1$2" = 61 ] \
+    || [ "$1$2" = 62 ]
+}
+reference_search() { # holes seeds: whether the reference engine's search is the second method
+  [ "$1$2" = 63 ]
 }
 {
   echo "# Kalah start values under all eight option sets: docs/reference-values.md section 1.5."
@@ -51,21 +58,29 @@ full_tables() { # holes seeds: whether the whole board's tables are built (small
         v=$("$bin" solve kalah --holes "$holes" --seeds "$seeds" "${flags[@]}" --json | value)
         if full_tables "$holes" "$seeds"; then
           k=$((2 * holes * seeds))
+          clock=$(date +%s.%N)
           "$bin" tables build kalah --holes "$holes" "${flags[@]}" --max-seeds "$k" --dir "$tables" > /dev/null 2>&1
+          built=$(printf %.1f "$(echo "$(date +%s.%N) - $clock" | bc)")
           start=$(printf "%s," $(yes "$seeds" | head -n "$holes") | sed 's/,$//')
           t=$("$bin" tables query kalah --holes "$holes" "${flags[@]}" --position "$start/$start/0,0/S" \
                 --dir "$tables" --json | value)
           [ "$t" = "$v" ] || { echo "Kalah($holes,$seeds) ${flags[*]}: search $v, tables $t" >&2; exit 1; }
           check=tables
-        elif published=$(grep -E "^$holes,$seeds,$ec,$me,-?[0-9]+," tests/data/kalah_start_values.csv \
-                           | grep REFERENCE.md | cut -d, -f5) && [ "$lu" = false ] && [ -n "$published" ]; then
-          [ "$published" = "$v" ] || { echo "Kalah($holes,$seeds) ${flags[*]}: search $v, published $published" >&2; exit 1; }
-          check=published
+          echo "Kalah($holes,$seeds) ${flags[*]}: tables of layers 0 to $k built in ${built} s" >&2
+          # The tables of this rule set and hole count are no longer needed once no larger board
+          # of this hole count is checked by tables (other rule sets' tables are other files:
+          # kalah[+option...]_{holes}h_k{layer}.mtb, options in the order of the flags).
+          if [ -z "${MANCALA_TABLES:-}" ] && ! full_tables "$holes" $((seeds + 1)); then
+            name=kalah
+            for f in "${flags[@]}"; do name+="+${f#--}"; done
+            # The layers and the manifest listing them (which would name deleted files).
+            rm -f "$tables/${name}_${holes}h_k"*.mtb "$tables/${name}_${holes}h.manifest"
+          fi
+        elif reference_search "$holes" "$seeds"; then
+          check="reference search" # every such row is checked after the loop, by one test run
         else
-          "$bin" tables build kalah --holes "$holes" "${flags[@]}" --max-seeds 20 --dir "$tables" > /dev/null 2>&1
-          t=$("$bin" solve kalah --holes "$holes" --seeds "$seeds" "${flags[@]}" --tables="$tables" --json | value)
-          [ "$t" = "$v" ] || { echo "Kalah($holes,$seeds) ${flags[*]}: search $v, with tables $t" >&2; exit 1; }
-          check="search with K=20 tables"
+          echo "Kalah($holes,$seeds): no second method" >&2
+          exit 1
         fi
         echo "$holes,$seeds,$ec,$me,$lu,$v,$check"
         echo "Kalah($holes,$seeds) ${flags[*]}: $v ($check)" >&2
@@ -73,5 +88,9 @@ full_tables() { # holes seeds: whether the whole board's tables are built (small
     done
   done
 } > "$csv.tmp"
+# The rows with check = reference search, by the reference engine's search (release build of the
+# test binary; it prints each row's time), run on the new file before it replaces the old one.
+MANCALA_OPTION_VALUES_CSV="$PWD/$csv.tmp" cargo test --release --quiet -p mancala-cli \
+  --test integration option_values_6x3_by_the_reference_search -- --ignored --nocapture >&2
 mv "$csv.tmp" "$csv"
 echo "wrote $csv" >&2

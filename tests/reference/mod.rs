@@ -14,7 +14,8 @@
 //! The files: `notation` (parse and format), `board` (the pit vector and the sowing
 //! bookkeeping the games share), one file per game's sowing and captures (`kalah`, `dakon`,
 //! `djenon_aboure`, `relay` for Walak-pussa and San-Yao), `engine` (candidates, legal moves, the
-//! end and pass rules, playing a move), `brute` (the brute-force solver), `pie` (the swap game of
+//! end and pass rules, playing a move), `brute` (the brute-force solver), `search` (an exact
+//! alpha-beta search for Kalah, for boards too big for the brute force), `pie` (the swap game of
 //! the pie rule, §3.9, played out by the brute force) and `rounds` (match
 //! rounds: pit statuses, sowing over burnt pits, sons, and the setup between rounds, §13). Nothing here uses
 //! the `mancala` crate: its purpose is differential testing against it.
@@ -29,6 +30,7 @@ mod notation;
 mod pie;
 mod relay;
 pub mod rounds;
+mod search;
 #[cfg(test)]
 mod tests;
 
@@ -36,6 +38,7 @@ pub use brute::{round_value, value};
 pub use engine::{candidates, legal_moves, normalize, play, start};
 pub use notation::{format, parse};
 pub use pie::{first_turns, swap_game};
+pub use search::Search;
 
 /// A game with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
