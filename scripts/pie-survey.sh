@@ -105,7 +105,11 @@ md = ["# The pie rule: a fairness table", "",
       "`mancala verify pie` (one transposition table per board); `pie-*.csv` lists every turn with",
       "its value. Written by `scripts/pie-survey.sh` (time limit " + limit + " s per board); the Kalah",
       "boards are those the first-player survey solves ([kalah.md](kalah.md)), under the standard",
-      "and the empty-capture rule, each also with `--leftovers-unscored` (the default end rule).", ""]
+      "and the empty-capture rule, each also with `--leftovers-unscored` (the default end rule).",
+      "The test suite checks `verify pie` by second methods (`tests/pie.rs`): on every Kalah board",
+      "up to (4,4) under all eight option sets, the first turns enumerated by the independent",
+      "reference engine and valued by whole-board endgame tables; on small boards of all five",
+      "games, the swap game itself brute-forced in the reference engine.", ""]
 names = [("standard", "Kalah, standard rules"), ("empty-capture", "Kalah, `--empty-capture`"),
          ("leftovers-unscored", "Kalah, `--leftovers-unscored`"),
          ("empty-capture+leftovers-unscored", "Kalah, `--empty-capture --leftovers-unscored`")]
