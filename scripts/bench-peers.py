@@ -45,7 +45,10 @@ def run(cmd, stdin=None, cwd=None):
     """Runs cmd; returns (stdout, wall seconds, CPU seconds of the child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd)
+    try:
+        p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd)
+    except OSError as e:
+        sys.exit(f"cannot run {cmd[0]}: {e}")
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -93,6 +96,11 @@ if args.cmancala:
                  ("CMancala (standard)", cmancala)]
 if not commands:
     sys.exit("give --irving and/or --cmancala")
+# Checked before the first (long) run, not after it.
+for path in [args.bin, args.cmancala, args.irving and os.path.join(args.irving, "kalah-s"),
+             args.irving and os.path.join(args.irving, "eg0.dat")]:
+    if path and not os.path.isfile(path):
+        sys.exit(f"{path}: no such file (see the header of {sys.argv[0]} for building the peers)")
 
 results = {name: [] for name, _ in commands}
 for r in range(args.rounds):
