@@ -5,6 +5,8 @@
 # into docs/survey/, and grids.md, the five games' grids side by side.
 #
 # Usage: scripts/survey.sh [time limit per size in seconds, default 10] [PART...]
+# SURVEY_FLAGS: more flags for every solve, e.g. "--threads 1 --hash-mb 1024" (default: all
+# cores, 256 MiB); grids.md records the limit and these flags.
 # PART: kalah, kalah-empty-capture, dakon, djenon-aboure, walak-pussa, san-yao, openings (the Dakon
 # first turns), or none (only rewrite grids.md); default all of them. grids.md is always rewritten
 # from the CSVs there are.
@@ -26,6 +28,7 @@ for p in "$@"; do
 done
 wants() { [[ "$parts" == *" $1 "* ]]; }
 out=docs/survey
+read -r -a flags <<< "${SURVEY_FLAGS:-}"
 tables="${MANCALA_TABLES:-target/tables}"
 mkdir -p "$out" "$tables"
 # MANCALA_BIN: an already built binary to use instead of building one.
@@ -50,7 +53,7 @@ survey() { # name game holes seeds seconds-per-size [rule flags]
   shift 5
   wants "$name" || return 0
   echo "== $name: holes $holes, seeds $seeds, $secs s per size" >&2
-  "$bin" verify first-player "$game" --holes "$holes" --seeds "$seeds" "$@" --time-limit "$secs" \
+  "$bin" verify first-player "$game" --holes "$holes" --seeds "$seeds" "$@" ${flags[@]+"${flags[@]}"} --time-limit "$secs" \
     --csv "$out/$name.csv" --plot "$out/$name.svg" > "$out/$name.md"
 }
 
@@ -66,7 +69,7 @@ survey san-yao             san-yao       2..9  1..8  "$limit"
 if wants openings; then
 echo "== dakon openings 3..10" >&2
 for n in 3 4 5 6 7 8 9 10; do
-  "$bin" verify opening dakon --holes "$n" --solve --time-limit "$limit" --json
+  "$bin" verify opening dakon --holes "$n" --solve ${flags[@]+"${flags[@]}"} --time-limit "$limit" --json
 done > "$out/dakon-opening.jsonl.tmp"
 mv "$out/dakon-opening.jsonl.tmp" "$out/dakon-opening.jsonl"
 python3 - "$out" <<'PY'
@@ -98,15 +101,16 @@ for name, lines in [("dakon-opening.csv", csv), ("dakon-opening.md", md)]:
 PY
 fi
 # The grids of all games in one file, with each game's coverage (sizes solved / unknown).
-python3 - "$out" "$limit" <<'PY'
+python3 - "$out" "$limit" "${SURVEY_FLAGS:-}" <<'PY'
 import csv, os, sys
-out, limit = sys.argv[1], sys.argv[2]
+out, limit, flags = sys.argv[1], sys.argv[2], sys.argv[3]
 games = [("kalah", "Kalah"), ("kalah-empty-capture", "Kalah, empty-capture"), ("dakon", "Dakon"),
          ("djenon-aboure", "Djenon-aboure"), ("walak-pussa", "Walak-pussa"), ("san-yao", "San-Yao")]
 mark = {"time-limit": "?", "unsolvable": "x", "interrupted": "?", "not-run": "?"}
 md = [f"Values of the standard start, final South (first player) minus North under perfect play.",
       f"Rows: holes per row; columns: seeds per hole. `?` = not solved within {limit} s (time);",
-      "`x` = too large for the search's exact keys (memory). Written by scripts/survey.sh.", ""]
+      "`x` = too large for the search's exact keys (memory). Written by "
+      f"`{' '.join(x for x in ['SURVEY_FLAGS=' + repr(flags) if flags else '', 'scripts/survey.sh', limit] if x)}`.", ""]
 coverage = ["| game | sizes | solved | unknown (time) | unknown (memory) |", "|:--|--:|--:|--:|--:|"]
 for name, title in games:
     if not os.path.exists(f"{out}/{name}.csv"):
