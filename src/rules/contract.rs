@@ -73,6 +73,15 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         stop: Stop<'_>,
     ) -> Result<TurnEnd, SowError>;
 
+    /// Whether the sowing of candidate `pit` surely ends, told from the board alone: its first lap
+    /// ends it. A shortcut for the no-move rules, which otherwise sow every candidate to see
+    /// whether it ends (twice the work of a relay game's move generation); `false` when unsure.
+    #[inline]
+    fn first_lap_ends(&self, board: &Board, side: Side, pit: usize) -> bool {
+        let _ = (board, side, pit);
+        false
+    }
+
     /// Applies the game's end and no-move rules to a board whose `to_move` is the player due to
     /// move next (docs/rules.md §2.7 steps 3–4). The no-move rules of the relay games sow each
     /// candidate to see whether it ends, so they too can be abandoned by `stop` (the board is

@@ -22,6 +22,24 @@ pub(crate) fn next_pit_relay_and_capture(
     }
 }
 
+/// [`Rules::first_lap_ends`] of the next-pit relay: the lap sows the handful from the pit after
+/// the origin, so its last seed lands `count` pits on and the pit after that is the one looked
+/// at, which the lap never reaches but with whole circuits. The sowing stops there when that pit
+/// is empty: no whole circuit, and it was empty before or is the origin just lifted. Boards with
+/// burnt pits are left to the sowing (`false`).
+///
+/// [`Rules::first_lap_ends`]: super::Rules::first_lap_ends
+#[inline]
+pub(crate) fn next_pit_first_lap_ends(board: &Board, pit: usize) -> bool {
+    let len = board.ring().len();
+    let count = usize::from(board.pits.get(pit));
+    if board.burnt != 0 || count >= len {
+        return false;
+    }
+    let after = (pit + count + 1) % len;
+    after == pit || board.pits.get(after) == 0
+}
+
 /// [`next_pit_relay_and_capture`] on `track`: every "next pit" passes over burnt pits.
 #[inline]
 fn next_pit_relay_and_capture_on<T: Track>(

@@ -20,6 +20,11 @@ impl Rules for SanYao {
         super::any_seeds(board, pit)
     }
 
+    #[inline]
+    fn first_lap_ends(&self, board: &Board, _side: Side, pit: usize) -> bool {
+        super::next_pit_first_lap_ends(board, pit)
+    }
+
     fn sow(
         &self,
         board: &mut Board,

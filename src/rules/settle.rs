@@ -47,7 +47,7 @@ pub(crate) fn has_legal_move<R: Rules>(
         if rules.candidate(board, side, pit).is_err() {
             continue;
         }
-        if !R::CAN_CYCLE {
+        if !R::CAN_CYCLE || rules.first_lap_ends(board, side, pit) {
             return Ok(true);
         }
         match rules.sow(&mut board.clone(), side, pit, stop) {
@@ -79,4 +79,90 @@ pub(crate) fn pass_or_end<R: Rules>(
         each_takes_owned(board);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{lap_ring, DjenonAboure, Rules, SanYao, SowError, WalakPussa};
+    use crate::board::{Board, Pits, Side};
+    use crate::stop::Stop;
+
+    /// Whether the first lap of sowing `pit` ends the sowing, by sowing that lap on a copy:
+    /// origin first and "3 or 5 and more relays" for Djenon-aboure, else the next-pit relay.
+    fn one_lap_ends(djenon: bool, board: &Board, pit: usize) -> bool {
+        let ring = board.ring();
+        let mut pits = board.pits;
+        let count = u32::from(pits.take(pit));
+        if djenon {
+            let last = lap_ring(&mut pits, ring, pit, count);
+            !matches!(pits.get(last), 3 | 5..)
+        } else {
+            let last = lap_ring(&mut pits, ring, ring.next(pit), count);
+            pits.get(ring.next(last)) == 0
+        }
+    }
+
+    /// `first_lap_ends` says exactly what sowing the first lap says, and a sowing it vouches for
+    /// ends (the no-move rules take its word for a legal move).
+    fn check<R: Rules>(rules: R, djenon: bool) {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut fired, mut candidates) = (0, 0);
+        for _ in 0..20_000 {
+            let holes = 2 + next(5) as u8;
+            let top = [4, 8, 16, 40][next(4) as usize];
+            let counts: Vec<u8> = (0..2 * holes).map(|_| next(top) as u8).collect();
+            let board = Board {
+                pits: Pits::from_slice(&counts),
+                stores: [0, 0],
+                holes,
+                to_move: Some(Side::South),
+                burnt: 0,
+                sons: 0,
+            };
+            for pit in board.owned(Side::South) {
+                if rules.candidate(&board, Side::South, pit).is_err() {
+                    continue;
+                }
+                candidates += 1;
+                let says = rules.first_lap_ends(&board, Side::South, pit);
+                assert_eq!(
+                    says,
+                    one_lap_ends(djenon, &board, pit),
+                    "{counts:?} pit {pit}"
+                );
+                if says {
+                    fired += 1;
+                    let sown = rules.sow(&mut board.clone(), Side::South, pit, Stop::never());
+                    assert!(
+                        !matches!(sown, Err(SowError::Endless)),
+                        "{counts:?} pit {pit}"
+                    );
+                }
+            }
+        }
+        assert!(
+            fired > candidates / 10 && fired < candidates,
+            "{fired} of {candidates}"
+        );
+    }
+
+    #[test]
+    fn first_lap_ends_is_the_first_lap() {
+        check(DjenonAboure, true);
+        check(SanYao, false);
+        for singleton_restriction in [false, true] {
+            check(
+                WalakPussa {
+                    singleton_restriction,
+                },
+                false,
+            );
+        }
+    }
 }

@@ -33,6 +33,11 @@ impl Rules for WalakPussa {
         }
     }
 
+    #[inline]
+    fn first_lap_ends(&self, board: &Board, _side: Side, pit: usize) -> bool {
+        super::next_pit_first_lap_ends(board, pit)
+    }
+
     fn sow(
         &self,
         board: &mut Board,
