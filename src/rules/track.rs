@@ -180,8 +180,14 @@ pub(crate) fn lap_with_store_on<T: Track>(
 pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) -> usize {
     debug_assert!(count >= 1);
     let len = ring.len();
-    let q = count / len as u32;
-    let r = (count % len as u32) as usize;
+    let count = count as usize;
+    // Most handfuls are shorter than the ring: no division then (the two divisions were a
+    // quarter of a relay sowing's time).
+    let (q, r) = if count < len {
+        (0, count)
+    } else {
+        (count / len, count % len)
+    };
     if q > 0 {
         pits.add_all(len, q as u8);
     }
@@ -192,7 +198,16 @@ pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) ->
     }
     // The last seed went into the pit before `at` (r > 0), or into the pit before `start` after
     // whole circuits only (r == 0): both are `start + count - 1` modulo the ring.
-    (start + count as usize - 1) % len
+    let last = start + count - 1;
+    if last < 2 * len {
+        if last >= len {
+            last - len
+        } else {
+            last
+        }
+    } else {
+        last % len
+    }
 }
 
 /// [`lap_ring`] on `track`: sows `count >= 1` seeds one per open pit, the first into the open
