@@ -29,19 +29,23 @@ impl Rules for DjenonAboure {
 
     /// The lap sows the handful from the origin itself: the last seed lands in pit
     /// `origin + count - 1` round the ring, and the sowing stops there unless that pit then
-    /// holds 3 or 5 and more.
+    /// holds 3 or 5 and more. Handfuls of a whole circuit or more are left to the sowing.
     #[inline]
     fn first_lap_ends(&self, board: &Board, _side: Side, pit: usize) -> bool {
         let len = board.ring().len();
         let count = usize::from(board.pits.get(pit));
-        let last = (pit + count - 1) % len;
+        if count >= len {
+            // Whole circuits: rare, and left to the sowing, which keeps this free of divisions.
+            return false;
+        }
+        let last = pit + count - 1;
+        let last = if last >= len { last - len } else { last };
         let before = if last == pit {
             0
         } else {
             usize::from(board.pits.get(last))
         };
-        // Whole circuits put one seed in every pit, the partial one ends in `last`.
-        let after = before + count / len + usize::from(count % len != 0);
+        let after = before + 1;
         matches!(after, 1 | 2 | 4)
     }
 

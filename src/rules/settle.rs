@@ -102,8 +102,9 @@ mod tests {
         }
     }
 
-    /// `first_lap_ends` says exactly what sowing the first lap says, and a sowing it vouches for
-    /// ends (the no-move rules take its word for a legal move).
+    /// `first_lap_ends` says exactly what sowing the first lap says for handfuls shorter than the
+    /// ring (it leaves longer ones to the sowing), and a sowing it vouches for ends (the no-move
+    /// rules take its word for a legal move).
     fn check<R: Rules>(rules: R, djenon: bool) {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |m: u64| {
@@ -131,11 +132,9 @@ mod tests {
                 }
                 candidates += 1;
                 let says = rules.first_lap_ends(&board, Side::South, pit);
-                assert_eq!(
-                    says,
-                    one_lap_ends(djenon, &board, pit),
-                    "{counts:?} pit {pit}"
-                );
+                let short = usize::from(board.pits.get(pit)) < board.ring().len();
+                let ends = one_lap_ends(djenon, &board, pit);
+                assert_eq!(says, ends && short, "{counts:?} pit {pit}");
                 if says {
                     fired += 1;
                     let sown = rules.sow(&mut board.clone(), Side::South, pit, Stop::never());
