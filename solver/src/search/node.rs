@@ -352,7 +352,9 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         // (see `late_etc`). Table and oracle bounds are true bounds on F, so these results are
         // path-independent even in cyclic games.
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
-        for c in kids {
+        // Last child first: games list their moves so that the last ones are usually searched
+        // first (`Game::order_hint`), and their entries get the longest head start.
+        for c in kids.iter().rev() {
             // A child the oracle answers is never probed or searched: no key, no slot.
             let oracle = self.sh.oracle.and_then(|o| {
                 let at = o.prefetch(&c.next);
@@ -377,6 +379,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
             });
         }
         let etc = etc.as_mut_slice();
+        etc.reverse();
         let mut max_hi = i32::MIN;
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
