@@ -82,6 +82,20 @@ impl<T: Copy> FixedVec<T> {
         self.len += 1;
     }
 
+    /// Fills an empty list with `f(i)` for `i` in `0..n`, calling `f` last index first (so that
+    /// work started in `f` starts for the last items first) without reordering anything after.
+    ///
+    /// # Panics
+    /// When the list is not empty or `n > MAX_MOVES`.
+    #[inline]
+    pub fn fill_rev(&mut self, n: usize, mut f: impl FnMut(usize) -> T) {
+        assert!(self.len == 0 && n <= MAX_MOVES, "fill_rev of {n} items");
+        for i in (0..n).rev() {
+            self.items[i].write(f(i));
+        }
+        self.len = n;
+    }
+
     /// Removes every item.
     pub fn clear(&mut self) {
         self.len = 0;

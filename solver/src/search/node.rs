@@ -354,7 +354,8 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
         // Last child first: games list their moves so that the last ones are usually searched
         // first (`Game::order_hint`), and their entries get the longest head start.
-        for c in kids.iter().rev() {
+        etc.fill_rev(n, |i| {
+            let c = &kids[i];
             // A child the oracle answers is never probed or searched: no key, no slot.
             let oracle = self.sh.oracle.and_then(|o| {
                 let at = o.prefetch(&c.next);
@@ -370,16 +371,15 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 self.sh.tt.prefetch(slot);
                 (key, slot)
             };
-            etc.push(Known {
+            Known {
                 key,
                 slot,
                 oracle,
                 lo: 0,
                 hi: 0,
-            });
-        }
+            }
+        });
         let etc = etc.as_mut_slice();
-        etc.reverse();
         let mut max_hi = i32::MIN;
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();

@@ -38,6 +38,9 @@ use crate::stop::{Abandoned, Stop};
 
 /// Kalah, with its three options (all off: the standard rules).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+// Aligned to 4 bytes, a move generation copies the options into each child as one word; as
+// three bytes they went through the stack and the word read back stalled on its byte writes.
+#[repr(align(4))]
 pub struct Kalah {
     /// A last seed in an own empty pit is banked even when the opposite pit is empty (§3.3).
     pub empty_capture: bool,
