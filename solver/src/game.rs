@@ -87,7 +87,7 @@ impl<T: Copy> FixedVec<T> {
     ///
     /// # Panics
     /// When the list is not empty or `n > MAX_MOVES`.
-    #[inline]
+    #[inline(always)]
     pub fn fill_rev(&mut self, n: usize, mut f: impl FnMut(usize) -> T) {
         assert!(self.len == 0 && n <= MAX_MOVES, "fill_rev of {n} items");
         for i in (0..n).rev() {
