@@ -276,6 +276,18 @@ impl Ring {
         }
     }
 
+    /// The pit `k <= 2n` steps after pit `i` in sowing order (one compare, no division).
+    #[inline(always)]
+    pub const fn ahead(self, i: usize, k: usize) -> usize {
+        debug_assert!(k <= self.len());
+        let j = i + k;
+        if j >= self.len() {
+            j - self.len()
+        } else {
+            j
+        }
+    }
+
     /// The previous pit in sowing order.
     #[inline(always)]
     pub const fn prev(self, i: usize) -> usize {

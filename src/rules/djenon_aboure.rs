@@ -38,8 +38,7 @@ impl Rules for DjenonAboure {
             // Whole circuits: rare, and left to the sowing, which keeps this free of divisions.
             return false;
         }
-        let last = pit + count - 1;
-        let last = if last >= len { last - len } else { last };
+        let last = board.ring().ahead(pit, count - 1);
         let before = if last == pit {
             0
         } else {

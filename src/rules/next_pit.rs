@@ -36,8 +36,7 @@ pub(crate) fn next_pit_first_lap_ends(board: &Board, pit: usize) -> bool {
     if board.burnt != 0 || count >= len {
         return false;
     }
-    let after = pit + count + 1;
-    let after = if after >= len { after - len } else { after };
+    let after = board.ring().ahead(pit, count + 1);
     after == pit || board.pits.get(after) == 0
 }
 

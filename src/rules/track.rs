@@ -181,12 +181,14 @@ pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) ->
     debug_assert!(count >= 1);
     let len = ring.len();
     let count = count as usize;
-    // Most handfuls are shorter than the ring: no division then (the two divisions were a
-    // quarter of a relay sowing's time).
-    let (q, r) = if count < len {
-        (0, count)
+    // The last seed goes into the pit before `at` below (r > 0), or into the pit before `start`
+    // after whole circuits only (r == 0): both are `start + count - 1` modulo the ring. Most
+    // handfuls are shorter than the ring and need no division (the two divisions were a quarter
+    // of a relay sowing's time).
+    let (q, r, last) = if count < len {
+        (0, count, ring.ahead(start, count - 1))
     } else {
-        (count / len, count % len)
+        (count / len, count % len, (start + count - 1) % len)
     };
     if q > 0 {
         pits.add_all(len, q as u8);
@@ -196,18 +198,7 @@ pub(crate) fn lap_ring(pits: &mut Pits, ring: Ring, start: usize, count: u32) ->
         pits.add(at, 1);
         at = ring.next(at);
     }
-    // The last seed went into the pit before `at` (r > 0), or into the pit before `start` after
-    // whole circuits only (r == 0): both are `start + count - 1` modulo the ring.
-    let last = start + count - 1;
-    if last < 2 * len {
-        if last >= len {
-            last - len
-        } else {
-            last
-        }
-    } else {
-        last % len
-    }
+    last
 }
 
 /// [`lap_ring`] on `track`: sows `count >= 1` seeds one per open pit, the first into the open
