@@ -31,6 +31,7 @@ out=docs/survey
 read -r -a flags <<< "${SURVEY_FLAGS:-}"
 tables="${MANCALA_TABLES:-target/tables}"
 mkdir -p "$out" "$tables"
+trap 'rm -f "$out"/*.tmp' EXIT # what a failed step leaves half written
 # MANCALA_BIN: an already built binary to use instead of building one.
 if [ -n "${MANCALA_BIN:-}" ]; then
   bin=$MANCALA_BIN
@@ -54,7 +55,8 @@ survey() { # name game holes seeds seconds-per-size [rule flags]
   wants "$name" || return 0
   echo "== $name: holes $holes, seeds $seeds, $secs s per size" >&2
   "$bin" verify first-player "$game" --holes "$holes" --seeds "$seeds" "$@" ${flags[@]+"${flags[@]}"} --time-limit "$secs" \
-    --csv "$out/$name.csv" --plot "$out/$name.svg" > "$out/$name.md"
+    --csv "$out/$name.csv" --plot "$out/$name.svg" > "$out/$name.md.tmp"
+  mv "$out/$name.md.tmp" "$out/$name.md" # a failed run (a bad SURVEY_FLAGS) keeps the old page
 }
 
 survey kalah               kalah         1..8  1..8  "$limit" --tables="$tables"
