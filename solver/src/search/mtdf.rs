@@ -17,7 +17,8 @@ pub(super) fn run_job<G: Game, W: Width>(
         // Fail-soft: `r >= t` proves `F >= r`, `r < t` proves `F <= r`.
         Job::AtLeast(pos, t) => s.root(&pos, t - 1, t),
         Job::Guess(pos) => s.shared_guess(&pos, cfg.guess_depth),
-        Job::Exact(pos, mut lo, mut hi) => {
+        Job::Exact(pos, mut lo, mut hi) | Job::Floor(pos, mut lo, mut hi) => {
+            let floor = matches!(job, Job::Floor(..));
             // MTD(f)-style null-window tests: the first asks whether the mover takes the whole
             // stake, the second whether the position reaches the heuristic guess (or, for small
             // stakes, the first asks whether it is won, F >= 1); after that each test sits
@@ -68,6 +69,9 @@ pub(super) fn run_job<G: Game, W: Width>(
                     top_tested = true;
                     med = (s.shared_guess(&pos, cfg.guess_depth)? - 1).clamp(lo, hi - 1);
                     continue;
+                }
+                if floor && high {
+                    return Some(lo);
                 }
                 run = if last_high == Some(high) { run + 1 } else { 0 };
                 last_high = Some(high);

@@ -13,22 +13,29 @@ impl<G: Game> Pool<'_, G> {
     /// the maximum): one null-window test on the child, searched as a fresh root so that its
     /// value is path-independent.
     pub(super) fn achieves(&mut self, c: &Child<G>, value: i32) -> Result<bool, SearchError> {
-        let s = c.next.stake();
-        if c.turn_passed {
-            // gain - F(next) >= value  <=>  F(next) <= gain - value
-            //                          <=>  !(F(next) >= gain - value + 1)
-            let t = c.gain - value + 1;
-            Ok(t > s || (t > -s && !self.at_least(&c.next, t)?))
-        } else {
-            let t = value - c.gain;
-            Ok(t <= -s || (t <= s && self.at_least(&c.next, t)?))
-        }
+        Ok(self.move_bound(c, value)? >= value)
     }
 
-    /// Whether `F(pos) >= t`: settled by the table when a stored bound decides it (stored bounds
-    /// are true bounds on F, path-independent by construction), else by a null-window search.
-    fn at_least(&mut self, pos: &G, t: i32) -> Result<bool, SearchError> {
-        Ok(self.bound(pos, t)? >= t)
+    /// The null-window test "does the move to `c` reach `t` for the mover?" as a fail-soft bound
+    /// `r` on the move's value `gain ± F(next)`: `r >= t` proves it is at least `r`, `r < t` that
+    /// it is at most `r`. A test the child's stake settles costs no search.
+    pub(super) fn move_bound(&mut self, c: &Child<G>, t: i32) -> Result<i32, SearchError> {
+        let s = c.next.stake();
+        // The move reaches t  <=>  F(next) >= u (turn kept: gain + F >= t), or
+        // F(next) <= gain - t  <=>  !(F(next) >= u) (turn passed: gain - F >= t).
+        let (sign, u) = if c.turn_passed {
+            (-1, c.gain - t + 1)
+        } else {
+            (1, t - c.gain)
+        };
+        let f = if u > s {
+            s // F <= s < u
+        } else if u <= -s {
+            -s // F >= -s >= u
+        } else {
+            self.bound(&c.next, u)?
+        };
+        Ok(c.gain + sign * f)
     }
 
     /// The null-window test `F(pos) >= t` as a fail-soft bound `r`: `r >= t` proves

@@ -32,11 +32,16 @@ impl Stats {
 }
 
 /// One unit of work for all threads: decide whether `F(pos) >= t`, or find `F(pos)` exactly
-/// within known bounds, or make the heuristic first guess of `F(pos)` alone.
+/// within known bounds, or only its first proven floor ([`Job::Floor`]), or make the heuristic
+/// first guess of `F(pos)` alone.
 #[derive(Clone, Copy)]
 pub(super) enum Job<G> {
     AtLeast(G, i32),
     Exact(G, i32, i32),
+    /// As [`Job::Exact`], but done at the first test after the heuristic guess that fails high:
+    /// its answer is then a proven floor, and the caller settles the rest move by move (see
+    /// `Solver::solve_tracked`). Done earlier when the value is found.
+    Floor(G, i32, i32),
     Guess(G),
 }
 
@@ -105,7 +110,7 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             threads: cfg.threads.max(1),
             defer_ply: cfg.defer_ply,
             defer_first_ply: match job {
-                Job::Exact(..) => cfg.defer_first_ply,
+                Job::Exact(..) | Job::Floor(..) => cfg.defer_first_ply,
                 Job::AtLeast(..) | Job::Guess(..) => 0,
             },
             stop: cfg.stop.as_deref(),
@@ -115,11 +120,11 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             grow_after,
             outgrown: AtomicBool::new(false),
             lower: AtomicI32::new(match job {
-                Job::Exact(_, lo, _) => lo,
+                Job::Exact(_, lo, _) | Job::Floor(_, lo, _) => lo,
                 Job::AtLeast(..) | Job::Guess(..) => i32::MIN,
             }),
             upper: AtomicI32::new(match job {
-                Job::Exact(_, _, hi) => hi,
+                Job::Exact(_, _, hi) | Job::Floor(_, _, hi) => hi,
                 Job::AtLeast(..) | Job::Guess(..) => i32::MAX,
             }),
             guess: AtomicI32::new(GUESS_PENDING),

@@ -7,7 +7,7 @@ use super::oracle::Oracle;
 use super::outcome::{Proven, SearchError, SearchResult};
 use super::shared::Job;
 use super::threads::Pool;
-use crate::game::{Children, Game};
+use crate::game::{Child, Children, Game};
 use crate::tt::TranspositionTable;
 
 /// Solves `root`: its exact value, all best moves and a principal variation.
@@ -123,17 +123,23 @@ impl<'o, G: Game> Solver<'o, G> {
     ) -> Result<SearchResult<G>, SearchError> {
         let start = Instant::now();
         let before = self.pool.stats;
-        let value = self.value(pos)?;
-        proven.value = Some(value);
+        let s = pos.stake();
+        let (lo, hi) = self.pool.floor(pos, -s, s)?;
         let mut children = Children::new();
         pos.children(&mut children);
-        for c in children.as_slice() {
-            if self.pool.achieves(c, value)? {
-                proven.best.push(c.mv);
-            } else {
-                proven.worse.push(c.mv);
+        let value = if lo >= hi {
+            proven.value = Some(lo);
+            for c in children.as_slice() {
+                if self.pool.achieves(c, lo)? {
+                    proven.best.push(c.mv);
+                } else {
+                    proven.worse.push(c.mv);
+                }
             }
-        }
+            lo
+        } else {
+            self.settle_moves(children.as_slice(), lo, proven)?
+        };
         let pv = self.pool.pv(pos, value)?;
         let stats = self.pool.stats;
         Ok(SearchResult {
@@ -148,6 +154,62 @@ impl<'o, G: Game> Solver<'o, G> {
             seconds: start.elapsed().as_secs_f64(),
             tt_bytes: self.pool.tt.bytes(),
         })
+    }
+
+    /// The value of a position whose moves are `children`, given a proven floor `floor` (some
+    /// move reaches it), settled move by move: each move is first asked whether it reaches the
+    /// floor; one that does not is worse, one that does is asked whether it goes past it, and
+    /// one that goes past raises the floor. This is the proof that ends MTD(f) (no move goes
+    /// past the value) taken apart at the root: a worse move then costs one proof that it falls
+    /// short of the value, which the best moves need anyway, instead of that one and another
+    /// that it does not exceed the value.
+    fn settle_moves(
+        &mut self,
+        children: &[Child<G>],
+        floor: i32,
+        proven: &mut Proven<G::Move>,
+    ) -> Result<i32, SearchError> {
+        let mut v = floor;
+        // Per move: Some(true) best at `v`, Some(false) worse, None not settled yet.
+        let mut settled = vec![None; children.len()];
+        for (i, c) in children.iter().enumerate() {
+            if !self.pool.achieves(c, v)? {
+                settled[i] = Some(false);
+                proven.worse = worse_of(children, &settled);
+                continue;
+            }
+            loop {
+                let r = self.pool.move_bound(c, v + 1)?;
+                if r <= v {
+                    settled[i] = Some(true);
+                    break;
+                }
+                // This move reaches r > v: the moves kept as best so far are worse.
+                for s in settled.iter_mut().filter(|s| **s == Some(true)) {
+                    *s = Some(false);
+                }
+                proven.worse = worse_of(children, &settled);
+                v = r;
+                if let Some(p) = &self.pool.cfg.progress {
+                    p.narrow(v, i32::MAX);
+                }
+            }
+        }
+        debug_assert!(
+            settled.contains(&Some(true)),
+            "no move reaches the proven floor"
+        );
+        proven.value = Some(v);
+        proven.best = children
+            .iter()
+            .zip(&settled)
+            .filter(|(_, s)| **s == Some(true))
+            .map(|(c, _)| c.mv)
+            .collect();
+        if let Some(p) = &self.pool.cfg.progress {
+            p.narrow(v, v);
+        }
+        Ok(v)
     }
 
     /// The exact future value of `pos` and its best moves in `children()` order: all of them, or
@@ -216,4 +278,14 @@ impl<'o, G: Game> Solver<'o, G> {
     pub fn nodes(&self) -> u64 {
         self.pool.stats.nodes
     }
+}
+
+/// The moves settled as worse (`Some(false)`), in `children()` order.
+fn worse_of<G: Game>(children: &[Child<G>], settled: &[Option<bool>]) -> Vec<G::Move> {
+    children
+        .iter()
+        .zip(settled)
+        .filter(|(_, s)| **s == Some(false))
+        .map(|(c, _)| c.mv)
+        .collect()
 }

@@ -62,13 +62,26 @@ impl<'o, G: Game> Pool<'o, G> {
     /// Runs a job on all threads; the first to finish answers. `AtLeast(pos, t)` answers a
     /// fail-soft bound `r`: `r >= t` proves `F(pos) >= r`, `r < t` proves `F(pos) <= r`.
     pub(super) fn run(&mut self, job: Job<G>) -> Result<i32, SearchError> {
+        Ok(self.run_bounded(job)?.0)
+    }
+
+    /// `Floor(pos, lo, hi)`: bounds `(l, h)` proven on `F(pos)` within `[lo, hi]`, the floor `l`
+    /// by the first test after the heuristic guess that failed high (or `l == h`, the value).
+    pub(super) fn floor(&mut self, pos: &G, lo: i32, hi: i32) -> Result<(i32, i32), SearchError> {
+        let (l, (_, h)) = self.run_bounded(Job::Floor(*pos, lo, hi))?;
+        Ok((l, h.max(l)))
+    }
+
+    /// [`Pool::run`], with the bounds on a value job's value its threads proved.
+    fn run_bounded(&mut self, job: Job<G>) -> Result<(i32, (i32, i32)), SearchError> {
         let pos = match job {
-            Job::AtLeast(p, _) | Job::Exact(p, _, _) | Job::Guess(p) => p,
+            Job::AtLeast(p, _) | Job::Exact(p, _, _) | Job::Floor(p, _, _) | Job::Guess(p) => p,
         };
         if pos.is_over() {
-            return Ok(0); // every job's answer for a game over: F = 0
+            return Ok((0, (0, 0))); // every job's answer for a game over: F = 0
         }
-        if let (Some(p), Job::Exact(_, lo, hi)) = (&self.cfg.progress, job) {
+        if let (Some(p), Job::Exact(_, lo, hi) | Job::Floor(_, lo, hi)) = (&self.cfg.progress, job)
+        {
             p.start_job(lo, hi);
         }
         if let Some(o) = self.oracle {
@@ -84,7 +97,7 @@ impl<'o, G: Game> Pool<'o, G> {
             } else {
                 u64::MAX
             };
-            let (answer, stats, outgrown) = match self.tt.tables() {
+            let (answer, stats, outgrown, bounds) = match self.tt.tables() {
                 Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
                 Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
             };
@@ -99,7 +112,7 @@ impl<'o, G: Game> Pool<'o, G> {
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed));
             if answer.is_some() || !outgrown || stopped {
-                return answer.ok_or(SearchError::Interrupted);
+                return answer.map(|a| (a, bounds)).ok_or(SearchError::Interrupted);
             }
             // Everything the job stored is kept, so it picks up where it gave up.
             let bytes = self.tt.bytes().saturating_mul(4).min(self.cfg.tt_max_bytes);
@@ -123,8 +136,9 @@ fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G) {
 }
 
 /// Runs `job` on all threads over the table `tt` of one entry width (the search is compiled for
-/// each width); returns the first answer, the summed counters, and whether the job gave up for
-/// a bigger table after `grow_after` nodes.
+/// each width); returns the first answer, the summed counters, whether the job gave up for
+/// a bigger table after `grow_after` nodes, and the bounds its threads proved on a value job's
+/// value.
 fn run_on<G: Game, W: Width>(
     tt: &Table<W>,
     oracle: Option<&dyn Oracle<G>>,
@@ -132,7 +146,7 @@ fn run_on<G: Game, W: Width>(
     cfg: &SearchConfig,
     job: Job<G>,
     grow_after: u64,
-) -> (Option<i32>, Stats, bool) {
+) -> (Option<i32>, Stats, bool, (i32, i32)) {
     let shared = Shared::new(tt, oracle, busy, cfg, job, grow_after);
     let mut answer = None;
     let mut stats = Stats::default();
@@ -164,5 +178,5 @@ fn run_on<G: Game, W: Width>(
         }
     });
     let outgrown = shared.outgrown.load(Ordering::Relaxed);
-    (answer, stats, outgrown)
+    (answer, stats, outgrown, shared.proven())
 }
