@@ -127,19 +127,7 @@ impl<'o, G: Game> Solver<'o, G> {
         let (lo, hi) = self.pool.floor(pos, -s, s)?;
         let mut children = Children::new();
         pos.children(&mut children);
-        let value = if lo >= hi {
-            proven.value = Some(lo);
-            for c in children.as_slice() {
-                if self.pool.achieves(c, lo)? {
-                    proven.best.push(c.mv);
-                } else {
-                    proven.worse.push(c.mv);
-                }
-            }
-            lo
-        } else {
-            self.settle_moves(children.as_slice(), lo, proven)?
-        };
+        let value = self.settle_moves(children.as_slice(), lo, hi, proven)?;
         let pv = self.pool.pv(pos, value)?;
         let stats = self.pool.stats;
         Ok(SearchResult {
@@ -157,19 +145,24 @@ impl<'o, G: Game> Solver<'o, G> {
     }
 
     /// The value of a position whose moves are `children`, given a proven floor `floor` (some
-    /// move reaches it), settled move by move: each move is first asked whether it reaches the
-    /// floor; one that does not is worse, one that does is asked whether it goes past it, and
-    /// one that goes past raises the floor. This is the proof that ends MTD(f) (no move goes
-    /// past the value) taken apart at the root: a worse move then costs one proof that it falls
-    /// short of the value, which the best moves need anyway, instead of that one and another
-    /// that it does not exceed the value.
+    /// move reaches it) and ceiling `ceiling`, settled move by move: each move is first asked
+    /// whether it reaches the floor; one that does not is worse, one that does is asked whether
+    /// it goes past it (unless the floor is the ceiling), and one that goes past raises the
+    /// floor. Below the ceiling this is the proof that ends MTD(f) (no move goes past the value)
+    /// taken apart at the root: a worse move then costs one proof that it falls short of the
+    /// value, which the best moves need anyway, instead of that one and another that it does not
+    /// exceed the value.
     fn settle_moves(
         &mut self,
         children: &[Child<G>],
         floor: i32,
+        ceiling: i32,
         proven: &mut Proven<G::Move>,
     ) -> Result<i32, SearchError> {
         let mut v = floor;
+        if v >= ceiling {
+            proven.value = Some(v);
+        }
         // Per move: Some(true) best at `v`, Some(false) worse, None not settled yet.
         let mut settled = vec![None; children.len()];
         for (i, c) in children.iter().enumerate() {
@@ -178,10 +171,9 @@ impl<'o, G: Game> Solver<'o, G> {
                 proven.worse = worse_of(children, &settled);
                 continue;
             }
-            loop {
+            while v < ceiling {
                 let r = self.pool.move_bound(c, v + 1)?;
                 if r <= v {
-                    settled[i] = Some(true);
                     break;
                 }
                 // This move reaches r > v: the moves kept as best so far are worse.
@@ -194,18 +186,18 @@ impl<'o, G: Game> Solver<'o, G> {
                     p.narrow(v, i32::MAX);
                 }
             }
+            settled[i] = Some(true);
+            if v >= ceiling {
+                proven.value = Some(v);
+                proven.best = best_of(children, &settled);
+            }
         }
         debug_assert!(
-            settled.contains(&Some(true)),
+            children.is_empty() || settled.contains(&Some(true)),
             "no move reaches the proven floor"
         );
         proven.value = Some(v);
-        proven.best = children
-            .iter()
-            .zip(&settled)
-            .filter(|(_, s)| **s == Some(true))
-            .map(|(c, _)| c.mv)
-            .collect();
+        proven.best = best_of(children, &settled);
         if let Some(p) = &self.pool.cfg.progress {
             p.narrow(v, v);
         }
@@ -282,10 +274,23 @@ impl<'o, G: Game> Solver<'o, G> {
 
 /// The moves settled as worse (`Some(false)`), in `children()` order.
 fn worse_of<G: Game>(children: &[Child<G>], settled: &[Option<bool>]) -> Vec<G::Move> {
+    settled_as(children, settled, false)
+}
+
+/// The moves settled as best (`Some(true)`), in `children()` order.
+fn best_of<G: Game>(children: &[Child<G>], settled: &[Option<bool>]) -> Vec<G::Move> {
+    settled_as(children, settled, true)
+}
+
+fn settled_as<G: Game>(
+    children: &[Child<G>],
+    settled: &[Option<bool>],
+    best: bool,
+) -> Vec<G::Move> {
     children
         .iter()
         .zip(settled)
-        .filter(|(_, s)| **s == Some(false))
+        .filter(|(_, s)| **s == Some(best))
         .map(|(c, _)| c.mv)
         .collect()
 }
