@@ -58,6 +58,37 @@ pub fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     let _ = (ptr, bytes);
 }
 
+/// Faults in the whole pages of `bytes` bytes at `ptr` for writing, without changing what they
+/// hold (Linux `madvise(MADV_POPULATE_WRITE)`, kernel 5.14 and later), so that it is safe beside
+/// threads writing to the same memory. The first write to a fresh page costs a fault in which
+/// the kernel zeroes it; this lets an idle thread pay for it. Returns false when the kernel
+/// cannot do it (an older kernel, another system), and then nothing was done.
+pub fn fault_in(ptr: *const u8, bytes: usize) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = (ptr as usize).next_multiple_of(PAGE);
+        let end = (ptr as usize).saturating_add(bytes) & !(PAGE - 1);
+        if end <= start {
+            return true;
+        }
+        // SAFETY: MADV_POPULATE_WRITE only maps the range's pages in, never changes their
+        // contents, and the caller owns the range.
+        unsafe {
+            libc::madvise(
+                start as *mut libc::c_void,
+                end - start,
+                libc::MADV_POPULATE_WRITE,
+            ) == 0
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (ptr, bytes);
+        false
+    }
+}
+
 /// Memory that could not be allocated: how much, and what for.
 ///
 /// The sizes of a build's arrays come from its layers' lengths, so a request the machine cannot

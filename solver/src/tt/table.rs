@@ -4,6 +4,7 @@
 
 use std::alloc::Layout;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::entry::{merge, Entry};
 use super::error::TtError;
@@ -55,7 +56,13 @@ pub(crate) struct Table<W: Width> {
     buckets: Box<[W::Bucket]>,
     /// `buckets.len()` as a `u64`, the divisor of the key.
     len: u64,
+    /// The byte offset of the next chunk [`Table::fault_in_chunk`] gives out.
+    faulted: AtomicUsize,
 }
+
+/// Bytes of one [`Table::fault_in_chunk`]: small enough (a few milliseconds of the kernel's
+/// work) that a thread faulting in the table notices soon when it has something better to do.
+const FAULT_CHUNK: usize = 8 << 20;
 
 impl<W: Width> Table<W> {
     /// Bytes of one bucket.
@@ -87,7 +94,31 @@ impl<W: Width> Table<W> {
         Ok(Self {
             buckets,
             len: n as u64,
+            faulted: AtomicUsize::new(0),
         })
+    }
+
+    /// Faults in the next chunk of the table that no call has faulted in yet, leaving its
+    /// entries as they are (see [`crate::memory::fault_in`]), so that a thread with nothing to
+    /// do takes the kernel's first touches off the searching ones; false when the whole table
+    /// has been given out (or the system cannot fault memory in this way).
+    pub(crate) fn fault_in_chunk(&self) -> bool {
+        let bytes = self.bytes();
+        if self.faulted.load(Ordering::Relaxed) >= bytes {
+            return false;
+        }
+        let start = self.faulted.fetch_add(FAULT_CHUNK, Ordering::Relaxed);
+        if start >= bytes {
+            return false;
+        }
+        let len = FAULT_CHUNK.min(bytes - start);
+        // SAFETY: `start < bytes`, so the pointer stays inside the table's allocation.
+        let ptr = unsafe { self.buckets.as_ptr().cast::<u8>().add(start) };
+        if !crate::memory::fault_in(ptr, len) {
+            self.faulted.store(bytes, Ordering::Relaxed);
+            return false;
+        }
+        true
     }
 
     /// The table's size in bytes.
