@@ -4,14 +4,14 @@
 #   best first move 3 in both (REFERENCE.md).
 # With --seeds 5, Kalah(6,5): standard +10 (Rawlings 2015), empty-capture +12 (Irving et al.
 #   2000); REFERENCE.md gives no best move there, so only the values are checked. It then builds
-#   K = 28 tables by default (1.2 G nodes for both rules against 3.9 G with K = 24; 13.7 min on
-#   2 cores with the builds, against 14.9 with K = 26 and 17.1 with K = 24: docs/performance.md;
-#   about 11 GiB of memory to build); give it a large table, e.g. --hash-mb 6144.
+#   K = 27 tables by default and solves; with --hash-mb 2048 (a 2 GiB transposition table was
+#   faster than 6 GiB with these tables) 11.4 min on 2 cores with the builds, against 12.6 with
+#   K = 28 (docs/performance.md); about 7.5 GiB of memory to build.
 #
 # Usage: scripts/kalah-6x4.sh [--no-tables] [--max-seeds K] [--seeds 4|5] [extra solve flags, e.g. --threads 2]
 #
 # By default it first builds (or reuses, after checking) the endgame tables of both rules up to
-# K = 20 seeds on the board (28 with --seeds 5) in $MANCALA_TABLES (default: target/tables), then solves with them.
+# K = 20 seeds on the board (27 with --seeds 5) in $MANCALA_TABLES (default: target/tables), then solves with them.
 # --no-tables solves by search alone. Prints one line per rule with the table build time, value,
 # best moves, nodes, seconds of search, TT hit rate, peak memory and the end-to-end time (the
 # build plus the whole solve process, which also opens and checks the tables), and exits non-zero
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 case "$seeds" in
   4) want_standard=8; want_empty=10; want_best="[3]"; max_seeds=${max_seeds:-20} ;;
-  5) want_standard=10; want_empty=12; want_best=""; max_seeds=${max_seeds:-28} ;;
+  5) want_standard=10; want_empty=12; want_best=""; max_seeds=${max_seeds:-27} ;;
   *) echo "--seeds must be 4 or 5 (the published Kalah(6,n) values), not $seeds" >&2; exit 2 ;;
 esac
 dir="${MANCALA_TABLES:-target/tables}"
