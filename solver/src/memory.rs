@@ -43,9 +43,7 @@ pub fn return_freed_blocks() {
 pub fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
-        const HUGE: usize = 2 << 20;
-        let start = (ptr as usize).next_multiple_of(HUGE);
-        let end = (ptr as usize).saturating_add(bytes) & !(HUGE - 1);
+        let (start, end) = whole_units(ptr, bytes, 2 << 20);
         if end > start {
             // SAFETY: MADV_HUGEPAGE changes only how the kernel backs the range, never its
             // contents, and the caller owns it; failure is harmless and ignored.
@@ -58,6 +56,15 @@ pub fn advise_huge_pages(ptr: *const u8, bytes: usize) {
     let _ = (ptr, bytes);
 }
 
+/// The part of `bytes` bytes at `ptr` made of whole `unit`-aligned units (`unit` a power of
+/// two), as addresses `start..end` (empty when `end <= start`).
+#[cfg(target_os = "linux")]
+fn whole_units(ptr: *const u8, bytes: usize, unit: usize) -> (usize, usize) {
+    let start = (ptr as usize).next_multiple_of(unit);
+    let end = (ptr as usize).saturating_add(bytes) & !(unit - 1);
+    (start, end)
+}
+
 /// Faults in the whole pages of `bytes` bytes at `ptr` for writing, without changing what they
 /// hold (Linux `madvise(MADV_POPULATE_WRITE)`, kernel 5.14 and later), so that it is safe beside
 /// threads writing to the same memory. The first write to a fresh page costs a fault in which
@@ -66,9 +73,7 @@ pub fn advise_huge_pages(ptr: *const u8, bytes: usize) {
 pub fn fault_in(ptr: *const u8, bytes: usize) -> bool {
     #[cfg(target_os = "linux")]
     {
-        const PAGE: usize = 4096;
-        let start = (ptr as usize).next_multiple_of(PAGE);
-        let end = (ptr as usize).saturating_add(bytes) & !(PAGE - 1);
+        let (start, end) = whole_units(ptr, bytes, 4096);
         if end <= start {
             return true;
         }
