@@ -283,14 +283,22 @@ impl Lower for Built<'_> {
 /// The values of layer `layer` as plain bytes (on huge pages), when they all fit in one.
 pub(crate) fn plain_of_values(layer: u32, values: &[i16]) -> Result<Option<Vec<i8>>, TableError> {
     use rayon::prelude::*;
-    if !values.par_iter().all(|&v| i8::try_from(v).is_ok()) {
-        return Ok(None);
-    }
     let mut out = plain_bytes(layer, values.len())?;
-    out.par_iter_mut()
-        .zip(values.par_iter())
-        .for_each(|(o, &v)| *o = v as i8);
-    Ok(Some(out))
+    // One pass that copies and checks (a loop that vectorizes): the values all fit when no
+    // chunk's lowest or highest does not.
+    let fits = out
+        .par_chunks_mut(1 << 16)
+        .zip(values.par_chunks(1 << 16))
+        .map(|(o, v)| {
+            let (mut lo, mut hi) = (0i16, 0i16);
+            for (o, &v) in o.iter_mut().zip(v) {
+                *o = v as i8;
+                (lo, hi) = (lo.min(v), hi.max(v));
+            }
+            i8::try_from(lo).is_ok() && i8::try_from(hi).is_ok()
+        })
+        .reduce(|| true, |a, b| a && b);
+    Ok(fits.then_some(out))
 }
 
 /// As [`plain_of_values`], for a layer kept from an earlier build.
