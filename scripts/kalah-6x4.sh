@@ -6,8 +6,8 @@
 #   2000); REFERENCE.md gives no best move there, so only the values are checked. It then builds
 #   K = 27 tables by default and solves; with --hash-mb 2048 (a 2 GiB transposition table was
 #   faster than 6 GiB with these tables, and the default table, which grows, stops there too)
-#   8.7 to 10 min on 2 cores with the builds (the 2-thread solves vary), about 12 with K = 28
-#   on a slower day (docs/performance.md); about 7.5 GiB of memory to build.
+#   8.7 to 11.5 min on 2 cores with the builds, median 10 (the 2-thread solves vary), about 12
+#   with K = 28 on a slower day (docs/performance.md); about 7.5 GiB of memory to build.
 #
 # Usage: scripts/kalah-6x4.sh [--no-tables] [--max-seeds K] [--seeds 4|5] [extra solve flags, e.g. --threads 2]
 #
