@@ -49,12 +49,14 @@ pub struct SearchConfig {
     /// threads put off searching them (the ABDADA deferral); deeper nodes are too small for the
     /// shared marks' traffic to pay off. Default 32: nodes at plies 0 to 31 take part.
     pub defer_ply: u32,
-    /// In a job that finds a value, expected ALL nodes at a ply below this put off even their
-    /// first child when another thread is in it: at an ALL node every move must be refuted, so a
-    /// second thread does better starting on a sibling than following the first down the same
-    /// move, while at a CUT node it would spend itself on moves that one refutation makes
-    /// needless. (The yes/no tests of the best-move phase never do: they start at a root move's
-    /// child, where the opponent needs one refutation.) Default 24: plies 0 to 23.
+    /// In a job that finds a value, and in a yes/no test of the best moves or the principal
+    /// variation whose root is expected to be an ALL node (a move expected to fall short when it
+    /// keeps the turn, to reach the bound when it passes it), expected ALL nodes at a ply below
+    /// this put off even their first child when another thread is in it: at an ALL node every
+    /// move must be refuted, so a second thread does better starting on a sibling than following
+    /// the first down the same move, while at a CUT node it would spend itself on moves that one
+    /// refutation makes needless. (The other yes/no tests never do: their root is a CUT node,
+    /// where one refutation is wanted.) Default 24: plies 0 to 23.
     pub defer_first_ply: u32,
     /// Use the wide (16-byte) table entries even when the narrow ones would do: for tests and
     /// for measuring the wide path against the narrow one on the same search. Default false: the

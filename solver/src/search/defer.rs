@@ -17,9 +17,11 @@ const BUSY_BITS: u32 = 16;
 
 /// Where a node sits: its ply, and whether it is expected to be an ALL node.
 ///
-/// A node's expected type comes from the test: the root of a test expected to fail low (one that
-/// follows a test that failed high) is an ALL node, the root of any other a CUT node, and a child
-/// has its parent's type when the mover moves again, the other type when the turn passes.
+/// A node's expected type comes from the test: the root of a test expected to fail low (in a
+/// value job, one that follows a test that failed high; in the tests of the best moves and the
+/// principal variation, one whose answer the caller expects to be no, see `Pool::move_bound`) is
+/// an ALL node, the root of any other a CUT node, and a child has its parent's type when the
+/// mover moves again, the other type when the turn passes.
 #[derive(Clone, Copy)]
 pub(super) struct Place {
     pub(super) ply: u32,

@@ -15,7 +15,7 @@ pub(super) fn run_job<G: Game, W: Width>(
 ) -> Option<i32> {
     match job {
         // Fail-soft: `r >= t` proves `F >= r`, `r < t` proves `F <= r`.
-        Job::AtLeast(pos, t) => s.root(&pos, t - 1, t),
+        Job::AtLeast(pos, t, all) => s.root(&pos, t - 1, t, all),
         Job::Guess(pos) => s.shared_guess(&pos, cfg.guess_depth),
         Job::Exact(pos, mut lo, mut hi) | Job::Floor(pos, mut lo, mut hi) => {
             let floor = matches!(job, Job::Floor(..));

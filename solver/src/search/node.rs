@@ -104,8 +104,9 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         self.sh.proven()
     }
 
-    /// A search of `pos` as a fresh root with window `(alpha, beta)`; `None` when stopped.
-    pub(super) fn root(&mut self, pos: &G, alpha: i32, beta: i32) -> Option<i32> {
+    /// A search of `pos` as a fresh root with window `(alpha, beta)`, expected to fail low when
+    /// `all`; `None` when stopped.
+    pub(super) fn root(&mut self, pos: &G, alpha: i32, beta: i32, all: bool) -> Option<i32> {
         self.test = None;
         self.path.clear();
         let key = pos.key();
@@ -113,7 +114,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
             pos,
             key,
             self.sh.tt.slot(key),
-            Place::root(false),
+            Place::root(all),
             alpha,
             beta,
         );

@@ -11,15 +11,31 @@ use std::sync::atomic::AtomicBool;
 impl<G: Game> Pool<'_, G> {
     /// Whether the move to `c` achieves `value` for the mover (it can do no better, as `value` is
     /// the maximum): one null-window test on the child, searched as a fresh root so that its
-    /// value is path-independent.
-    pub(super) fn achieves(&mut self, c: &Child<G>, value: i32) -> Result<bool, SearchError> {
-        Ok(self.move_bound(c, value)? >= value)
+    /// value is path-independent. `likely`: whether the answer is expected to be yes (a hint for
+    /// the threads, see [`Pool::move_bound`]).
+    pub(super) fn achieves(
+        &mut self,
+        c: &Child<G>,
+        value: i32,
+        likely: bool,
+    ) -> Result<bool, SearchError> {
+        Ok(self.move_bound(c, value, likely)? >= value)
     }
 
     /// The null-window test "does the move to `c` reach `t` for the mover?" as a fail-soft bound
     /// `r` on the move's value `gain ± F(next)`: `r >= t` proves it is at least `r`, `r < t` that
     /// it is at most `r`. A test the child's stake settles costs no search.
-    pub(super) fn move_bound(&mut self, c: &Child<G>, t: i32) -> Result<i32, SearchError> {
+    ///
+    /// `likely`: whether the move is expected to reach `t`. The child's mover must then find one
+    /// good move (a CUT node) when the turn passes, or fail with every move (an ALL node) when
+    /// it is kept, and the other way round; at an ALL root the threads start on different moves
+    /// (see [`super::defer::put_off`]). Only the threads' spread depends on it, never the answer.
+    pub(super) fn move_bound(
+        &mut self,
+        c: &Child<G>,
+        t: i32,
+        likely: bool,
+    ) -> Result<i32, SearchError> {
         let s = c.next.stake();
         // The move reaches t  <=>  F(next) >= u (turn kept: gain + F >= t), or
         // F(next) <= gain - t  <=>  !(F(next) >= u) (turn passed: gain - F >= t).
@@ -33,7 +49,7 @@ impl<G: Game> Pool<'_, G> {
         } else if u <= -s {
             -s // F >= -s >= u
         } else {
-            self.bound(&c.next, u)?
+            self.bound_expecting(&c.next, u, likely == c.turn_passed)?
         };
         Ok(c.gain + sign * f)
     }
@@ -43,6 +59,11 @@ impl<G: Game> Pool<'_, G> {
     /// decides it (stored bounds are true bounds on F, path-independent by construction), else
     /// by a null-window search of `pos` as a fresh root.
     pub(super) fn bound(&mut self, pos: &G, t: i32) -> Result<i32, SearchError> {
+        self.bound_expecting(pos, t, false)
+    }
+
+    /// [`Pool::bound`], expected to answer no (`F(pos) < t`) when `all`.
+    fn bound_expecting(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, SearchError> {
         if let Some(e) = self.tt.probe(pos.key()) {
             if e.lower >= t {
                 return Ok(e.lower);
@@ -51,7 +72,7 @@ impl<G: Game> Pool<'_, G> {
                 return Ok(e.upper);
             }
         }
-        self.run(Job::AtLeast(*pos, t))
+        self.run(Job::AtLeast(*pos, t, all))
     }
 
     /// A principal variation from `root`, whose value is `value`: from each position, the first
@@ -85,10 +106,11 @@ impl<G: Game> Pool<'_, G> {
             // `children()` order, each worse move tried first would cost a fresh proof that it is
             // worse.
             let order = move_order(kids, None, |_, c| c.gain);
+            let hint = self.table_move(&pos);
             let mut next = None;
             for &i in &order[..kids.len()] {
                 let c = &kids[usize::from(i)];
-                if self.achieves(c, value)? {
+                if self.achieves(c, value, hint == Some(G::move_index(c.mv)))? {
                     next = Some(*c);
                     break;
                 }
@@ -106,5 +128,10 @@ impl<G: Game> Pool<'_, G> {
             pos = c.next;
         }
         Ok(pv)
+    }
+
+    /// The best move the table holds for `pos`: a guess at which of its moves reaches its value.
+    pub(super) fn table_move(&self, pos: &G) -> Option<u8> {
+        self.tt.probe(pos.key()).and_then(|e| e.best)
     }
 }

@@ -36,7 +36,9 @@ impl Stats {
 /// first guess of `F(pos)` alone.
 #[derive(Clone, Copy)]
 pub(super) enum Job<G> {
-    AtLeast(G, i32),
+    /// Whether `F(pos) >= t`; the flag says whether the answer is expected to be no (the root
+    /// is then an ALL node, see [`super::defer::Place`]), a hint that only spreads the threads.
+    AtLeast(G, i32, bool),
     Exact(G, i32, i32),
     /// As [`Job::Exact`], but done at the first test after the heuristic guess that fails high:
     /// its answer is then a proven floor, and the caller settles the rest move by move (see
@@ -55,7 +57,8 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     /// Plies below which nodes take part in the deferral ([`SearchConfig::defer_ply`]).
     pub(super) defer_ply: u32,
     /// Plies below which a thread defers even a first child that another thread is in
-    /// ([`SearchConfig::defer_first_ply`] for value jobs, 0 for yes/no tests).
+    /// ([`SearchConfig::defer_first_ply`] for value jobs and yes/no tests expected to answer no,
+    /// 0 for the other yes/no tests).
     pub(super) defer_first_ply: u32,
     pub(super) stop: Option<&'a AtomicBool>,
     pub(super) progress: Option<&'a Progress>,
@@ -110,7 +113,7 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             threads: cfg.threads.max(1),
             defer_ply: cfg.defer_ply,
             defer_first_ply: match job {
-                Job::Exact(..) | Job::Floor(..) => cfg.defer_first_ply,
+                Job::Exact(..) | Job::Floor(..) | Job::AtLeast(_, _, true) => cfg.defer_first_ply,
                 Job::AtLeast(..) | Job::Guess(..) => 0,
             },
             stop: cfg.stop.as_deref(),

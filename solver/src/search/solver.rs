@@ -127,7 +127,8 @@ impl<'o, G: Game> Solver<'o, G> {
         let (lo, hi) = self.pool.floor(pos, -s, s)?;
         let mut children = Children::new();
         pos.children(&mut children);
-        let value = self.settle_moves(children.as_slice(), lo, hi, proven)?;
+        let hint = self.pool.table_move(pos);
+        let value = self.settle_moves(children.as_slice(), hint, lo, hi, proven)?;
         let pv = self.pool.pv(pos, value)?;
         let stats = self.pool.stats;
         Ok(SearchResult {
@@ -155,6 +156,7 @@ impl<'o, G: Game> Solver<'o, G> {
     fn settle_moves(
         &mut self,
         children: &[Child<G>],
+        hint: Option<u8>,
         floor: i32,
         ceiling: i32,
         proven: &mut Proven<G::Move>,
@@ -166,13 +168,14 @@ impl<'o, G: Game> Solver<'o, G> {
         // Per move: Some(true) best at `v`, Some(false) worse, None not settled yet.
         let mut settled = vec![None; children.len()];
         for (i, c) in children.iter().enumerate() {
-            if !self.pool.achieves(c, v)? {
+            let likely = hint == Some(G::move_index(c.mv));
+            if !self.pool.achieves(c, v, likely)? {
                 settled[i] = Some(false);
                 proven.worse = worse_of(children, &settled);
                 continue;
             }
             while v < ceiling {
-                let r = self.pool.move_bound(c, v + 1)?;
+                let r = self.pool.move_bound(c, v + 1, false)?;
                 if r <= v {
                     break;
                 }
@@ -220,8 +223,12 @@ impl<'o, G: Game> Solver<'o, G> {
         let mut children = Children::new();
         pos.children(&mut children);
         let mut best = Vec::new();
+        let hint = self.pool.table_move(pos);
         for c in children.as_slice() {
-            if self.pool.achieves(c, value)? {
+            if self
+                .pool
+                .achieves(c, value, hint == Some(G::move_index(c.mv)))?
+            {
                 best.push(c.mv);
                 if first_only {
                     break;

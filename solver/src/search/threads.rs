@@ -75,7 +75,7 @@ impl<'o, G: Game> Pool<'o, G> {
     /// [`Pool::run`], with the bounds on a value job's value its threads proved.
     fn run_bounded(&mut self, job: Job<G>) -> Result<(i32, (i32, i32)), SearchError> {
         let pos = match job {
-            Job::AtLeast(p, _) | Job::Exact(p, _, _) | Job::Floor(p, _, _) | Job::Guess(p) => p,
+            Job::AtLeast(p, _, _) | Job::Exact(p, _, _) | Job::Floor(p, _, _) | Job::Guess(p) => p,
         };
         if pos.is_over() {
             return Ok((0, (0, 0))); // every job's answer for a game over: F = 0
