@@ -59,7 +59,7 @@ impl<'o, G: Game> Pool<'o, G> {
         })
     }
 
-    /// Runs a job on all threads; the first to finish answers. `AtLeast(pos, t)` answers a
+    /// Runs a job on all threads; the first to finish answers. `AtLeast(pos, t, _)` answers a
     /// fail-soft bound `r`: `r >= t` proves `F(pos) >= r`, `r < t` proves `F(pos) <= r`.
     pub(super) fn run(&mut self, job: Job<G>) -> Result<i32, SearchError> {
         Ok(self.run_bounded(job)?.0)
