@@ -49,6 +49,8 @@ impl<G: Game> Pool<'_, G> {
         } else if u <= -s {
             -s // F >= -s >= u
         } else {
+            // "F(next) >= u" is expected to answer no (an ALL root) when the move is expected to
+            // fall short and keeps the turn, or expected to reach `t` and passes it.
             self.bound_expecting(&c.next, u, likely == c.turn_passed)?
         };
         Ok(c.gain + sign * f)
