@@ -58,6 +58,15 @@ pub struct SearchConfig {
     /// refutation makes needless. (The other yes/no tests never do: their root is a CUT node,
     /// where one refutation is wanted.) Default 24: plies 0 to 23.
     pub defer_first_ply: u32,
+    /// In a yes/no test whose root is expected to be a CUT node (the other tests of the best
+    /// moves and the principal variation), expected ALL nodes at a ply up to this give the other
+    /// threads the head start an ALL root gives them: thread `id` puts off their first `id`
+    /// moves. Below a CUT root every thread takes the same refutation, and at the ALL nodes under
+    /// it, where every move must be searched, threads that arrive together would otherwise all
+    /// start on the first move; the busy marks separate them only after one has entered it.
+    /// Deeper, the nodes are small and the head start sends threads into moves that a cut above
+    /// makes needless. Default 4: plies 1 to 4 (a CUT root's first ALL nodes).
+    pub head_start_ply: u32,
     /// Use the wide (16-byte) table entries even when the narrow ones would do: for tests and
     /// for measuring the wide path against the narrow one on the same search. Default false: the
     /// table picks its width from the keys (see [`crate::tt`]), which never changes a value.
@@ -79,6 +88,7 @@ impl Default for SearchConfig {
             bisect_after: 8,
             defer_ply: 32,
             defer_first_ply: 24,
+            head_start_ply: 4,
             wide_table: false,
         }
     }

@@ -50,20 +50,23 @@ impl Place {
 /// A child another thread is in is put off, unless it is the first child: that one is searched
 /// at once, except at an expected ALL node at a ply below `defer_first_ply` (see
 /// [`SearchConfig::defer_first_ply`]). And thread `id` puts off the first `id` moves of an ALL
-/// root whatever the marks: threads that start a test at the same moment would otherwise all
-/// find the first move free.
+/// root, or of an expected ALL node at a ply up to `head_start_ply`, whatever the marks: threads
+/// that reach the node at the same moment would otherwise all find the first move free (see
+/// [`SearchConfig::head_start_ply`]).
 ///
 /// [`SearchConfig::defer_first_ply`]: super::SearchConfig::defer_first_ply
+/// [`SearchConfig::head_start_ply`]: super::SearchConfig::head_start_ply
 #[inline]
 pub(super) fn put_off(
     at: Place,
     j: usize,
     id: usize,
     defer_first_ply: u32,
+    head_start_ply: u32,
     open: bool,
     busy: impl FnOnce() -> bool,
 ) -> bool {
-    let head_start = at.ply == 0 && at.all && j < id;
+    let head_start = at.all && at.ply <= head_start_ply && j < id;
     head_start || ((j > 0 || (at.all && at.ply < defer_first_ply)) && open && busy())
 }
 

@@ -33,14 +33,16 @@
 //! # Threads
 //!
 //! Every thread runs the same driver on the same job, sharing the table (Lazy SMP). A thread that
-//! enters a node another thread is busy with defers that child to the end of its own move list
-//! (the ABDADA idea), so the threads spread over different subtrees and meet again through the
-//! table; at nodes expected to be ALL nodes near the root even the first child is deferred
-//! ([`SearchConfig::defer_first_ply`]). In a value job thread 0 alone makes the heuristic first
-//! guess, and the threads share the bounds proven so far: a thread gives up a test that another
-//! has answered. The first thread to finish a job answers it and stops the others. Every value a
-//! thread can return is exact, so the answer does not depend on the number of threads or on
-//! timing; only node counts do. One thread is fully deterministic.
+//! enters a node another thread is busy with defers that child to the end of its own move list (the
+//! ABDADA idea), so the threads spread over different subtrees and meet again through the table; at
+//! nodes expected to be ALL nodes near the root even the first child is deferred
+//! ([`SearchConfig::defer_first_ply`]), and at the root of a test expected to be an ALL node, or at
+//! the first expected ALL nodes below a CUT root ([`SearchConfig::head_start_ply`]), thread `id`
+//! starts on the node's move `id`. In a value job thread 0 alone makes the heuristic first guess,
+//! and the threads share the bounds proven so far: a thread gives up a test that another has
+//! answered. The first thread to finish a job answers it and stops the others. Every value a thread
+//! can return is exact, so the answer does not depend on the number of threads or on timing; only
+//! node counts do. One thread is fully deterministic.
 //!
 //! # Cycles
 //!

@@ -470,9 +470,15 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 // A child another thread is in waits for the second pass (`defer::put_off`).
                 if pass == 0
                     && defer
-                    && put_off(at, j, self.id, self.sh.defer_first_ply, k.lo < k.hi, || {
-                        self.sh.busy.is_busy(k.key)
-                    })
+                    && put_off(
+                        at,
+                        j,
+                        self.id,
+                        self.sh.defer_first_ply,
+                        self.sh.head_start_ply,
+                        k.lo < k.hi,
+                        || self.sh.busy.is_busy(k.key),
+                    )
                 {
                     deferred[n_deferred] = i as u8;
                     n_deferred += 1;

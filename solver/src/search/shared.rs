@@ -60,6 +60,10 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     /// ([`SearchConfig::defer_first_ply`] for value jobs and yes/no tests expected to answer no,
     /// 0 for the other yes/no tests).
     pub(super) defer_first_ply: u32,
+    /// Plies up to which expected ALL nodes give the other threads a head start
+    /// ([`SearchConfig::head_start_ply`] in yes/no tests with a CUT root, 0 in the other jobs:
+    /// only the root, when it is an ALL node).
+    pub(super) head_start_ply: u32,
     pub(super) stop: Option<&'a AtomicBool>,
     pub(super) progress: Option<&'a Progress>,
     /// Raised by the first thread that finishes the job.
@@ -115,6 +119,10 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
             defer_first_ply: match job {
                 Job::Exact(..) | Job::Floor(..) | Job::AtLeast(_, _, true) => cfg.defer_first_ply,
                 Job::AtLeast(..) | Job::Guess(..) => 0,
+            },
+            head_start_ply: match job {
+                Job::AtLeast(_, _, false) => cfg.head_start_ply,
+                Job::AtLeast(..) | Job::Exact(..) | Job::Floor(..) | Job::Guess(..) => 0,
             },
             stop: cfg.stop.as_deref(),
             progress: cfg.progress.as_deref(),
