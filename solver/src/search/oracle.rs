@@ -27,9 +27,9 @@ pub trait Oracle<G: Game>: Sync {
     }
 
     /// Checks the oracle's own answer for `pos`, whatever its sampling says, and keeps any fault
-    /// found for [`Oracle::fault`]. The search audits the position of every job and its
-    /// children (for a solve: the root's moves, whose values it reports). The default checks
-    /// nothing.
+    /// found for [`Oracle::fault`]. Each of [`Solver`](super::Solver)'s entry points audits the
+    /// position it answers about and its children (for a solve: the root's moves, whose values
+    /// it reports); the jobs inside it do not. The default checks nothing.
     fn audit(&self, pos: &G) {
         let _ = pos;
     }

@@ -65,8 +65,10 @@ impl<'o, G: Game> Solver<'o, G> {
     /// The exact future value of `pos` (a position reachable from the solver's root).
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn value(&mut self, pos: &G) -> Result<i32, SearchError> {
+        self.pool.audit(pos)?;
         let s = pos.stake();
         self.pool.run(Job::Exact(*pos, -s, s))
     }
@@ -77,8 +79,10 @@ impl<'o, G: Game> Solver<'o, G> {
     /// 0, its value.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn bound(&mut self, pos: &G, t: i32) -> Result<i32, SearchError> {
+        self.pool.audit(pos)?;
         self.pool.bound(pos, t)
     }
 
@@ -89,8 +93,10 @@ impl<'o, G: Game> Solver<'o, G> {
     /// proves that the mover takes it all. Only a guess, never a bound.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn guess(&mut self, pos: &G) -> Result<i32, SearchError> {
+        self.pool.audit(pos)?;
         let stake = pos.stake();
         if stake < self.pool.cfg.guess_min_stake {
             return Ok(1);
@@ -106,7 +112,8 @@ impl<'o, G: Game> Solver<'o, G> {
     /// Solves `pos` (a position reachable from the solver's root): value, best moves, PV.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn solve(&mut self, pos: &G) -> Result<SearchResult<G>, SearchError> {
         self.solve_tracked(pos, &mut Proven::default())
     }
@@ -115,13 +122,15 @@ impl<'o, G: Game> Solver<'o, G> {
     /// proven best or worse, so that a stopped solve leaves what it proved.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn solve_tracked(
         &mut self,
         pos: &G,
         proven: &mut Proven<G::Move>,
     ) -> Result<SearchResult<G>, SearchError> {
         let start = Instant::now();
+        self.pool.audit(pos)?;
         let before = self.pool.stats;
         let s = pos.stake();
         let (lo, hi) = self.pool.floor(pos, -s, s)?;
@@ -213,7 +222,8 @@ impl<'o, G: Game> Solver<'o, G> {
     /// it is worse; no principal variation is built.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn best_moves(
         &mut self,
         pos: &G,
@@ -242,7 +252,8 @@ impl<'o, G: Game> Solver<'o, G> {
     /// `children()` order.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn analyze(&mut self, pos: &G) -> Result<Vec<(G::Move, i32)>, SearchError> {
         let mut proven = Proven::default();
         self.analyze_tracked(pos, &mut proven)?;
@@ -253,7 +264,8 @@ impl<'o, G: Game> Solver<'o, G> {
     /// that a stopped analysis leaves the moves it valued.
     ///
     /// # Errors
-    /// [`SearchError::Interrupted`] when the stop flag was raised.
+    /// [`SearchError::Interrupted`] when the stop flag was raised; [`SearchError::Oracle`] when
+    /// the oracle found a fault in its own data.
     pub fn analyze_tracked(
         &mut self,
         pos: &G,

@@ -84,9 +84,6 @@ impl<'o, G: Game> Pool<'o, G> {
         {
             p.start_job(lo, hi);
         }
-        if let Some(o) = self.oracle {
-            audit_with_children(o, &pos);
-        }
         loop {
             self.busy.clear();
             let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
@@ -121,6 +118,27 @@ impl<'o, G: Game> Pool<'o, G> {
                 // No memory for a bigger table: go on in this one, to the end.
                 Err(_) => self.cfg.tt_max_bytes = 0,
             }
+        }
+    }
+
+    /// Audits the oracle's answers for `pos` and for each of its children (see
+    /// [`Oracle::audit`]), failing with the first fault found. The entry points call it for the
+    /// position they answer about, whose value and moves they report; the jobs inside (the
+    /// floor, the tests that settle the moves, the principal variation) do not, as their
+    /// positions are the search's interior, which the oracle checks by sample. An audit can
+    /// cost far more than a search (endgame tables check the position's whole closure within
+    /// its layer, most of the layer in a game whose moves often keep it), so it is done once per
+    /// answer, not once per job.
+    pub(super) fn audit(&self, pos: &G) -> Result<(), SearchError> {
+        let Some(o) = self.oracle else {
+            return Ok(());
+        };
+        if !pos.is_over() {
+            audit_with_children(o, pos);
+        }
+        match o.fault() {
+            Some(fault) => Err(SearchError::Oracle(fault)),
+            None => Ok(()),
         }
     }
 }
