@@ -13,8 +13,10 @@
 # A size not solved within the limit is reported as unknown with its reason (the CSV's status
 # column: time-limit, or unsolvable when the board is too large for the search's exact keys),
 # never guessed. Kalah uses endgame tables for 5 and 6 holes (K=20, both rules, built first in
-# $MANCALA_TABLES, default target/tables: about 20 s), so that Kalah(6,4) fits in the limit.
-# With the default limit the whole script takes about 40 minutes on 2 cores, most of it the
+# $MANCALA_TABLES, default target/tables: about 20 s), so that Kalah(6,4) fits in the limit;
+# Walak-pussa and San-Yao for 7 to 9 holes (K=12, about 13 minutes on 2 cores, most of it the
+# 9-hole tables), which divide the nodes of their 8x3 boards by 4 to 6.
+# With the default limit the whole script takes about 55 minutes on 2 cores, most of it the
 # sizes that run out of time; a larger limit fills in more cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +51,14 @@ if wants kalah || wants kalah-empty-capture; then
   done
 fi
 
+for game in walak-pussa san-yao; do
+  wants $game || continue
+  echo "== $game endgame tables, 7 to 9 holes, K=12, in $tables" >&2
+  for holes in 7 8 9; do
+    "$bin" tables build "$game" --holes "$holes" --max-seeds 12 --dir "$tables" > /dev/null
+  done
+done
+
 survey() { # name game holes seeds seconds-per-size [rule flags]
   local name=$1 game=$2 holes=$3 seeds=$4 secs=$5
   shift 5
@@ -63,8 +73,8 @@ survey kalah               kalah         1..8  1..8  "$limit" --tables="$tables"
 survey kalah-empty-capture kalah         1..8  1..8  "$limit" --empty-capture --tables="$tables"
 survey dakon               dakon         3..10 1..10 "$limit"
 survey djenon-aboure       djenon-aboure 2..9  1..8  "$limit"
-survey walak-pussa         walak-pussa   2..9  1..8  "$limit"
-survey san-yao             san-yao       2..9  1..8  "$limit"
+survey walak-pussa         walak-pussa   2..9  1..8  "$limit" --tables="$tables"
+survey san-yao             san-yao       2..9  1..8  "$limit" --tables="$tables"
 
 # Dakon: the first player's whole first turn, 3..10 holes with seeds = holes, plus the full game
 # value where it is found within the limit.
