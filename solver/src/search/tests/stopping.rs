@@ -260,3 +260,36 @@ fn an_oracle_fault_stops_the_search() {
         );
     }
 }
+
+/// A solve audits its root and the root's moves once, whatever the jobs it runs inside (the
+/// floor, the tests that settle the moves, the principal variation): an audit can cost more
+/// than the search, so the interior is left to the oracle's sampled checks.
+#[test]
+fn a_solve_audits_its_root_and_moves_once() {
+    let spec = graph_spec(31, 9, 30, 55, 50);
+    let fx = fixpoint::<true>(spec);
+    let p = all_nodes::<true>(spec)
+        .into_iter()
+        .find(|p| p.layer == 9)
+        .unwrap();
+    let mut children = Children::new();
+    p.children(&mut children);
+    for threads in [1, 2] {
+        let sound = Faulty {
+            low: LowLayers {
+                values: &fx,
+                up_to: 5,
+                calls: Default::default(),
+            },
+            after: u64::MAX,
+            audited: Default::default(),
+        };
+        let r = solve(&p, &cfg(threads, 1 << 14), Some(&sound)).unwrap();
+        assert_eq!(r.value, fx[&p.key()]);
+        assert!(!r.pv.is_empty(), "the solve ran jobs below its root");
+        assert_eq!(
+            sound.audited.load(Ordering::Relaxed),
+            1 + children.len() as u64
+        );
+    }
+}
