@@ -16,6 +16,15 @@
 //! value is served. Positions found consistent are remembered, so that a dump of a whole layer
 //! checks each position once.
 //!
+//! The closure can be most of its layer (in Walak-pussa's cyclic layers it usually is). Walking
+//! it one position at a time, remembering each, costs about twice what re-deriving every slot of
+//! the layer costs on one thread ([`crate::verify`], which runs on every core), and memory in
+//! proportion. So when a
+//! closure, or what the layer's checks have remembered, outgrows [`WHOLE`] of its layer, the
+//! whole layer is checked instead, once: a superset of every closure in it, its verdict kept for
+//! every later answer (a contradiction anywhere in the layer then refuses every answer from it,
+//! naming the lowest inconsistent slot).
+//!
 //! Inside a search, where a check per probe would cost as much as the probe several times over,
 //! the [`Oracle`] checks a sample: every probe whose slot hashes into one in [`SAMPLE`], plus
 //! every position the search audits (the root's children). The first contradiction is kept and
@@ -25,13 +34,17 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
+use ahash::RandomState;
+
 use rayon::prelude::*;
 use solver::search::Oracle;
 use solver::{Children, Game, Indexer, OracleSlot};
 
 use crate::error::TableError;
 use crate::format::TableId;
+use crate::progress::Silent;
 use crate::table::{Expected, Table};
+use crate::verify::{verify_layer, WrongEntry};
 
 /// The move type of an indexer's game.
 pub type MoveOf<I> = <<I as Indexer>::G as Game>::Move;
@@ -43,9 +56,26 @@ pub struct Tablebase<I: Indexer> {
     tables: Vec<Table>,
     /// The first contradiction a sampled check inside a search found.
     fault: OnceLock<TableError>,
-    /// The `(layer, entry)` of every position [`Tablebase::check`] found consistent.
-    consistent: Mutex<HashSet<(u32, u64)>>,
+    /// What [`Tablebase::check`] knows of each layer (`checks[k]` is layer `k`).
+    checks: Vec<LayerCheck>,
 }
+
+/// What [`Tablebase::check`] found in one layer so far.
+#[derive(Default)]
+struct LayerCheck {
+    /// The slots of every closure found consistent, while they are few (see [`WHOLE`]).
+    known: Mutex<HashSet<u64, RandomState>>,
+    /// The verdict on the whole layer, once it was checked whole: `None` when every slot is
+    /// consistent, else the lowest slot that is not.
+    whole: OnceLock<Option<WrongEntry>>,
+}
+
+/// A layer is checked whole when a closure in it, or the slots its checks remember, would pass
+/// one in `WHOLE` of its slots (or a few thousand, in small layers). A position walked costs
+/// about twice a slot of the whole pass on one thread (a set lookup per child; docs/tables.md),
+/// and the pass runs on every core: so the walk that gives up costs a few percent of the pass,
+/// and what it remembers (about 16 bytes a slot) stays under half the table (4 bits a slot).
+pub const WHOLE: u64 = 64;
 
 /// One probe in `SAMPLE` (by a hash of its slot) is checked against its children inside a
 /// search: about 1/1000 of the probes, each costing about one node's work, so well under 1 %
@@ -91,9 +121,9 @@ impl<I: Indexer> Tablebase<I> {
         Ok(Tablebase {
             ix,
             id,
-            tables,
             fault: OnceLock::new(),
-            consistent: Mutex::new(HashSet::new()),
+            checks: (0..tables.len()).map(|_| LayerCheck::default()).collect(),
+            tables,
         })
     }
 
@@ -250,17 +280,18 @@ impl<I: Indexer> Tablebase<I> {
             return Ok(());
         }
         let layer = pos.layer();
-        let known = |entry: u64| {
-            self.consistent
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .contains(&(layer, entry))
-        };
+        let lc = &self.checks[layer as usize];
+        if let Some(verdict) = lc.whole.get() {
+            return self.verdict(verdict);
+        }
+        let limit = (self.ix.layer_len(layer) / WHOLE).max(1 << 12) as usize;
         let first = self.ix.index(pos);
-        if known(first) {
+        let mut known = lc.known.lock().unwrap_or_else(|e| e.into_inner());
+        if known.contains(&first) {
             return Ok(());
         }
-        let mut seen = HashSet::from([first]);
+        let mut seen = HashSet::with_hasher(RandomState::new());
+        seen.insert(first);
         let mut stack = vec![*pos];
         let mut children = Children::new();
         while let Some(x) = stack.pop() {
@@ -272,16 +303,53 @@ impl<I: Indexer> Tablebase<I> {
                     continue;
                 }
                 let entry = self.ix.index(&c.next);
-                if !known(entry) && seen.insert(entry) {
+                if !known.contains(&entry) && seen.insert(entry) {
                     stack.push(c.next);
                 }
             }
+            if seen.len() + known.len() > limit {
+                drop(known);
+                return self.check_whole(layer);
+            }
         }
-        self.consistent
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(seen.into_iter().map(|e| (layer, e)));
+        known.extend(seen);
         Ok(())
+    }
+
+    /// Whether `layer` was checked whole (see the module docs).
+    #[cfg(test)]
+    pub(crate) fn checked_whole(&self, layer: u32) -> bool {
+        self.checks[layer as usize].whole.get().is_some()
+    }
+
+    /// Checks every slot of `layer` (see the module docs), once, in parallel on the current
+    /// rayon pool.
+    ///
+    /// No lock is held while it runs: a rayon worker waiting inside it may take up another check
+    /// of the same layer, which must not wait for this one. Two checks that race both run, and the
+    /// first verdict is kept (they agree).
+    fn check_whole(&self, layer: u32) -> Result<(), TableError> {
+        let lc = &self.checks[layer as usize];
+        if lc.whole.get().is_none() {
+            let v = verify_layer(&self.ix, &self.tables, layer, &Silent);
+            let _ = lc.whole.set(v.examples.into_iter().next());
+            *lc.known.lock().unwrap_or_else(|e| e.into_inner()) = HashSet::default();
+        }
+        self.verdict(lc.whole.get().expect("set above"))
+    }
+
+    /// A whole layer's verdict as an answer's.
+    fn verdict(&self, wrong: &Option<WrongEntry>) -> Result<(), TableError> {
+        match wrong {
+            None => Ok(()),
+            Some(w) => Err(TableError::Contradiction {
+                path: self.tables[w.layer as usize].path().to_path_buf(),
+                layer: w.layer,
+                entry: w.index,
+                stored: w.stored,
+                derived: w.derived,
+            }),
+        }
     }
 
     /// Checks one position (live, of a held layer) against `children`, its children.

@@ -426,6 +426,66 @@ fn verify_catches_a_wrong_entry() {
     }
 }
 
+/// In the cyclic toy a position of layer 100 reaches all 5,151 positions of its layer, more than a
+/// walk may remember (4,096), so its answer checks the layer whole, once; with two entries of that
+/// layer altered, every answer from it is refused, naming the lower one. A closure of a small layer
+/// is walked.
+#[test]
+fn a_closure_too_large_to_walk_checks_its_whole_layer() {
+    let top = 100;
+    let dir = temp_dir("whole");
+    let tables = build(
+        &Toy::<true>,
+        &id(true),
+        &dir,
+        top,
+        &opts(2),
+        &crate::Silent,
+        |_| {},
+    )
+    .unwrap();
+    let tb = Tablebase::open(Toy::<true>, id(true), &dir, Check::Checksums).unwrap();
+    let small = Piles::<true>([1, 1, 1]);
+    assert_eq!(
+        tb.value(&small).unwrap(),
+        tables[3].get(Toy::<true>.index(&small))
+    );
+    assert!(!tb.checked_whole(3));
+    let p = Piles::<true>([40, 30, 30]);
+    assert_eq!(
+        tb.value(&p).unwrap(),
+        tables[100].get(Toy::<true>.index(&p))
+    );
+    assert!(tb.checked_whole(100));
+
+    let mut vals: Vec<i16> = (0..tables[100].len())
+        .map(|i| tables[100].get(i) as i16)
+        .collect();
+    let (low, high) = (3000, 7000); // (a, b) = (29, 71) and (69, 31): real positions
+    vals[high] += 2;
+    vals[low] -= 2;
+    let mut tables = tables;
+    tables[100] = Table::from_bytes("bad", format::encode_file(&id(true), 100, &vals)).unwrap();
+    let tb = Tablebase::new(Toy::<true>, id(true), tables, Check::Checksums).unwrap();
+    for q in [p, Piles([0, 0, 100]), Piles([100, 0, 0])] {
+        match tb.value(&q) {
+            Err(TableError::Contradiction {
+                layer,
+                entry,
+                stored,
+                derived,
+                ..
+            }) => {
+                assert_eq!((layer, entry), (100, low as u64), "{q:?}");
+                assert_eq!(stored, derived - 2);
+            }
+            other => panic!("{q:?}: {other:?}"),
+        }
+    }
+    assert!(tb.checked_whole(100));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn memory_estimate_counts_entries() {
     let m = memory_estimate(&Toy::<false>, 3);
