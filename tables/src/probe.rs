@@ -72,7 +72,7 @@ struct LayerCheck {
 
 /// A layer is checked whole when a closure in it, or the slots its checks remember, would pass
 /// one in `WHOLE` of its slots (or a few thousand, in small layers). A position walked costs
-/// about twice a slot of the whole pass on one thread (a set lookup per child; docs/tables.md),
+/// about twice a slot of the whole pass on one thread (a set lookup per child; docs/performance.md),
 /// and the pass runs on every core: so the walk that gives up costs a few percent of the pass,
 /// and what it remembers (about 16 bytes a slot) stays under half the table (4 bits a slot).
 pub const WHOLE: u64 = 64;
