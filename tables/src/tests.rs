@@ -150,18 +150,23 @@ fn search_value<G: Game>(p: &G) -> i32 {
     solve(p, &cfg, None).unwrap().value
 }
 
-fn tables_match_search<const C: bool>(top: u32) {
-    let dir = temp_dir(if C { "match-c" } else { "match-a" });
-    let tables = build(
+/// The toy's tables of layers `0..=top`, built in `dir` on 2 threads.
+fn build_toy<const C: bool>(dir: &std::path::Path, top: u32) -> Vec<Table> {
+    build(
         &Toy::<C>,
         &id(C),
-        &dir,
+        dir,
         top,
         &opts(2),
         &crate::Silent,
         |_| {},
     )
-    .unwrap();
+    .unwrap()
+}
+
+fn tables_match_search<const C: bool>(top: u32) {
+    let dir = temp_dir(if C { "match-c" } else { "match-a" });
+    let tables = build_toy::<C>(&dir, top);
     let tb = Tablebase::open(Toy::<C>, id(C), &dir, Check::Checksums).unwrap();
     assert_eq!(tb.max_layer(), top);
     for k in 0..=top {
@@ -434,16 +439,7 @@ fn verify_catches_a_wrong_entry() {
 fn a_closure_too_large_to_walk_checks_its_whole_layer() {
     let top = 100;
     let dir = temp_dir("whole");
-    let tables = build(
-        &Toy::<true>,
-        &id(true),
-        &dir,
-        top,
-        &opts(2),
-        &crate::Silent,
-        |_| {},
-    )
-    .unwrap();
+    let tables = build_toy::<true>(&dir, top);
     let tb = Tablebase::open(Toy::<true>, id(true), &dir, Check::Checksums).unwrap();
     let small = Piles::<true>([1, 1, 1]);
     assert_eq!(
