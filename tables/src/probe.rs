@@ -19,11 +19,10 @@
 //! The closure can be most of its layer (in Walak-pussa's cyclic layers it usually is). Walking
 //! it one position at a time, remembering each, costs about twice what re-deriving every slot of
 //! the layer costs on one thread ([`crate::verify`], which runs on every core), and memory in
-//! proportion. So when a
-//! closure, or what the layer's checks have remembered, outgrows [`WHOLE`] of its layer, the
-//! whole layer is checked instead, once: a superset of every closure in it, its verdict kept for
-//! every later answer (a contradiction anywhere in the layer then refuses every answer from it,
-//! naming the lowest inconsistent slot).
+//! proportion. So when a closure, or what the layer's checks have remembered, outgrows [`WHOLE`]
+//! of its layer, the whole layer is checked instead, once: a superset of every closure in it, its
+//! verdict kept for every later answer (a contradiction anywhere in the layer then refuses every
+//! answer from it, naming the lowest inconsistent slot).
 //!
 //! Inside a search, where a check per probe would cost as much as the probe several times over,
 //! the [`Oracle`] checks a sample: every probe whose slot hashes into one in [`SAMPLE`], plus
@@ -72,9 +71,10 @@ struct LayerCheck {
 
 /// A layer is checked whole when a closure in it, or the slots its checks remember, would pass
 /// one in `WHOLE` of its slots (or a few thousand, in small layers). A position walked costs
-/// about twice a slot of the whole pass on one thread (a set lookup per child; docs/performance.md),
-/// and the pass runs on every core: so the walk that gives up costs a few percent of the pass,
-/// and what it remembers (about 16 bytes a slot) stays under half the table (4 bits a slot).
+/// about twice a slot of the whole pass on one thread (a set lookup per child;
+/// docs/performance.md), and the pass runs on every core: so the walk that gives up costs a few
+/// percent of the pass, and what it remembers (about 16 bytes a slot) stays under half the table
+/// (4 bits a slot).
 pub const WHOLE: u64 = 64;
 
 /// One probe in `SAMPLE` (by a hash of its slot) is checked against its children inside a
