@@ -12,10 +12,12 @@
 # from the CSVs there are.
 # A size not solved within the limit is reported as unknown with its reason (the CSV's status
 # column: time-limit, or unsolvable when the board is too large for the search's exact keys),
-# never guessed. Kalah uses endgame tables for 5 and 6 holes (K=20, both rules, built first in
-# $MANCALA_TABLES, default target/tables: about 20 s), so that Kalah(6,4) fits in the limit;
-# Walak-pussa and San-Yao for 7 to 9 holes (K=12, about 13 minutes on 2 cores, most of it the
-# 9-hole tables), which divide the nodes of their 8x3 boards by 4 to 6.
+# never guessed. Kalah uses endgame tables (both rules, built first in $MANCALA_TABLES, default
+# target/tables): 5 holes K=36, 6 holes K=20 and 8 holes K=17, so that Kalah(5,6), (5,7), (6,4)
+# and (8,3) fit in a 60 s limit: about 6 minutes on 2 cores, 6 GB of disk and up to 8 GB of
+# memory (the 5-hole builds). Walak-pussa and San-Yao use them for 7 to 9 holes (K=12, about 13
+# minutes on 2 cores, most of it the 9-hole tables), which divide the nodes of their 8x3 boards by
+# 4 to 6.
 # With the default limit the whole script takes about 55 minutes on 2 cores, most of it the
 # sizes that run out of time; a larger limit fills in more cells.
 set -euo pipefail
@@ -43,10 +45,11 @@ else
 fi
 
 if wants kalah || wants kalah-empty-capture; then
-  echo "== Kalah endgame tables, 5 and 6 holes, K=20, both rules, in $tables" >&2
-  for holes in 5 6; do
+  echo "== Kalah endgame tables, 5 holes K=36, 6 holes K=20, 8 holes K=17, both rules, in $tables" >&2
+  for holes_k in 5:36 6:20 8:17; do
     for rule in "" --empty-capture; do
-      "$bin" tables build kalah --holes "$holes" $rule --max-seeds 20 --dir "$tables" > /dev/null
+      "$bin" tables build kalah --holes "${holes_k%:*}" $rule --max-seeds "${holes_k#*:}" \
+        --dir "$tables" > /dev/null
     done
   done
 fi
