@@ -18,7 +18,7 @@
 # memory (the 5-hole builds). Walak-pussa and San-Yao use them for 7 to 9 holes (K=12, about 13
 # minutes on 2 cores, most of it the 9-hole tables), which divide the nodes of their 8x3 boards by
 # 4 to 6.
-# With the default limit the whole script takes about 55 minutes on 2 cores, most of it the
+# With the default limit the whole script takes about an hour on 2 cores, most of it the
 # sizes that run out of time; a larger limit fills in more cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
