@@ -151,6 +151,12 @@ impl Pits {
         u128::from_le_bytes(self.0[..16].try_into().expect("16 bytes"))
     }
 
+    /// Pits 16..32 as one word, pit `16 + i` in byte lane `i` (little-endian).
+    #[inline(always)]
+    pub fn high_word(&self) -> u128 {
+        u128::from_le_bytes(self.0[16..].try_into().expect("16 bytes"))
+    }
+
     /// The pits of `word` (pit `i` in byte lane `i`), pits 16..32 empty.
     #[inline(always)]
     pub fn from_low_word(word: u128) -> Pits {

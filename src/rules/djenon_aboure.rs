@@ -2,7 +2,7 @@
 //! 2s and 4s walking backwards; forced passes; endless relays are illegal.
 
 use super::{
-    lap_ring, pass_or_end, relay, GameKind, LapEnd, NoOption, NotCandidate, Rules, SowError,
+    lap_ring, pass_or_end, relay, GameKind, LapEnd, Laps, NoOption, NotCandidate, Rules, SowError,
     TurnEnd,
 };
 use crate::board::Board;
@@ -56,7 +56,8 @@ impl Rules for DjenonAboure {
         stop: Stop<'_>,
     ) -> Result<TurnEnd, SowError> {
         let ring = board.ring();
-        let last = relay(&mut board.pits, pit, stop, |pits, lift| {
+        let laps = Laps::new(1, ring, board.burnt);
+        let last = relay(&mut board.pits, pit, laps, stop, |pits, lift| {
             // Origin first: the lap's first seed goes back into the pit just emptied, which is
             // the same as sowing the whole handful starting *at* the origin.
             let count = pits.take(lift) as u32;

@@ -38,7 +38,7 @@ pub use options::{GameOption, NoOption, RuleOption};
 
 pub(crate) use contract::any_seeds;
 pub(crate) use next_pit::{next_pit_first_lap_ends, next_pit_relay_and_capture};
-pub(crate) use relay::{relay, LapEnd};
+pub(crate) use relay::{relay, LapEnd, Laps};
 pub(crate) use settle::{
     each_takes_own_row, each_takes_owned, has_legal_move, one_takes_all, pass_or_end,
 };

@@ -1,6 +1,6 @@
 //! The next-pit relay and the alternating capture chain of Walak-pussa and San-Yao.
 
-use super::{lap_ring, lap_track, relay, LapEnd, OpenRing, SowError, Track, TurnEnd};
+use super::{lap_ring, lap_track, relay, LapEnd, Laps, OpenRing, SowError, Track, TurnEnd};
 use crate::board::{Board, Side};
 use crate::stop::Stop;
 
@@ -49,7 +49,8 @@ fn next_pit_relay_and_capture_on<T: Track>(
     pit: usize,
     stop: Stop<'_>,
 ) -> Result<TurnEnd, SowError> {
-    let last = relay(&mut board.pits, pit, stop, |pits, lift| {
+    let laps = Laps::new(2, board.ring(), board.burnt);
+    let last = relay(&mut board.pits, pit, laps, stop, |pits, lift| {
         let count = pits.take(lift) as u32;
         let last = if T::ALL_OPEN {
             lap_ring(pits, ring.ring(), ring.next(lift), count)

@@ -230,3 +230,39 @@ pub(crate) fn lap_track<T: Track>(pits: &mut Pits, track: T, start: usize, count
         at = track.next(at);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lap_ring;
+    use crate::board::{Pits, Ring};
+
+    /// The lap (whole circuits at once, then the rest) sows what dropping one seed per pit does, for every ring, start and
+    /// handful (up to a board total of 255, the most a pit can reach), with seeds already in the
+    /// pits and the padding lanes past the ring left empty.
+    #[test]
+    fn lap_ring_drops_one_seed_per_pit() {
+        for holes in 1..=10u8 {
+            let ring = Ring { holes };
+            let len = ring.len();
+            for start in 0..len {
+                for count in 1..=200u32 {
+                    let mut before = Pits::EMPTY;
+                    for i in 0..len {
+                        before.set(i, ((i * 7 + start) % 5) as u8);
+                    }
+                    let mut want = before;
+                    let mut at = start;
+                    let mut last = start;
+                    for _ in 0..count {
+                        want.add(at, 1);
+                        last = at;
+                        at = ring.next(at);
+                    }
+                    let mut got = before;
+                    assert_eq!(lap_ring(&mut got, ring, start, count), last);
+                    assert_eq!(got, want, "holes {holes}, start {start}, count {count}");
+                }
+            }
+        }
+    }
+}

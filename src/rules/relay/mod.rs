@@ -1,9 +1,33 @@
 //! Relay sowing: a chain of laps, each lifting the pit the last one chose, with exact
-//! endless-sowing detection (Brent's cycle finding) and a stop that can abandon it.
+//! endless-sowing detection (Brent's cycle finding), a stop that can abandon it, and the landmarks
+//! that let a long relay met again end early (`landmarks`).
+
+mod landmarks;
 
 use super::SowError;
-use crate::board::Pits;
+use crate::board::{Pits, Ring};
 use crate::stop::Stop;
+
+use landmarks::{End, KNOWN_AFTER};
+
+/// Which laps a relay runs, as far as they depend on anything but the lap-boundary state: the
+/// game's kind of lap, the ring, the burnt pits. Relays with different `Laps` never share what
+/// they learnt ([`landmarks`]); the same `Laps` must always mean the same lap function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Laps(u64);
+
+impl Laps {
+    /// The laps of call site `site` (a small number of the caller's choosing, one per lap
+    /// function) on `ring` without the pits of `burnt`.
+    #[inline]
+    pub(crate) fn new(site: u8, ring: Ring, burnt: u32) -> Laps {
+        Laps(u64::from(site) | u64::from(ring.holes) << 8 | u64::from(burnt) << 16)
+    }
+
+    /// Laps that share nothing: the relay neither looks for landmarks nor files any (tests'
+    /// synthetic laps, many different functions on one thread).
+    pub(crate) const UNSHARED: Laps = Laps(u64::MAX);
+}
 
 /// What a lap of a relay game decided at its end.
 pub(crate) enum LapEnd {
@@ -30,10 +54,11 @@ pub(crate) enum LapEnd {
 pub(crate) fn relay(
     pits: &mut Pits,
     lift: usize,
+    laps: Laps,
     stop: Stop<'_>,
     lap: impl FnMut(&mut Pits, usize) -> LapEnd,
 ) -> Result<usize, SowError> {
-    relay_from(Brent::new(), pits, lift, stop, lap)
+    relay_from(Brent::new(), pits, lift, laps, stop, lap)
 }
 
 /// [`relay`] with Brent's counters as `brent` says (the saved state is the one given): so that a
@@ -42,27 +67,87 @@ pub(crate) fn relay(
 /// nothing measurable (a Walak-pussa build and solve: the same time within the 3 % noise).
 #[inline(always)]
 fn relay_from(
+    brent: Brent,
+    pits: &mut Pits,
+    lift: usize,
+    laps: Laps,
+    stop: Stop<'_>,
+    lap: impl FnMut(&mut Pits, usize) -> LapEnd,
+) -> Result<usize, SowError> {
+    let saved = (*pits, lift);
+    run::<false>(brent, saved, pits, lift, laps, stop, lap)
+}
+
+/// The loop of [`relay_from`] from the saved state `saved` and the state (`pits`, `lift`).
+///
+/// Without `MARKS` it is the plain loop; a relay that reaches [`KNOWN_AFTER`] laps (Brent's power
+/// gets there at lap `KNOWN_AFTER - 1`) goes on in the same loop with `MARKS`, which also looks
+/// out for landmarks ([`landmarks`]): a relay that reaches a lap-boundary state an earlier relay
+/// passed through ends as that one did. Short relays, nearly all of them, pay nothing for it (a
+/// landmark check on every relay made a Djenon-aboure table build 6 % slower).
+#[inline(always)]
+fn run<const MARKS: bool>(
     mut brent: Brent,
+    mut saved: (Pits, usize),
     pits: &mut Pits,
     mut lift: usize,
+    laps: Laps,
     stop: Stop<'_>,
     mut lap: impl FnMut(&mut Pits, usize) -> LapEnd,
 ) -> Result<usize, SowError> {
-    let mut saved = (*pits, lift);
+    let mut passed = landmarks::Passed::default();
     loop {
         match lap(pits, lift) {
-            LapEnd::Stop(l) => return Ok(l),
+            LapEnd::Stop(l) => {
+                if MARKS {
+                    passed.remember(laps, End::Stop(*pits, l));
+                }
+                return Ok(l);
+            }
             LapEnd::Relay(next) => lift = next,
         }
         if lift == saved.1 && *pits == saved.0 {
+            if MARKS {
+                passed.remember(laps, End::Endless);
+            }
             return Err(SowError::Endless);
+        }
+        if MARKS {
+            if let Some(end) = passed.pass(laps, pits, lift) {
+                passed.remember(laps, end);
+                return match end {
+                    End::Stop(p, l) => {
+                        *pits = p;
+                        Ok(l)
+                    }
+                    End::Endless => Err(SowError::Endless),
+                };
+            }
         }
         if brent.tick() {
             saved = (*pits, lift);
+            if !MARKS && brent.power == KNOWN_AFTER && laps != Laps::UNSHARED {
+                return long_run(brent, saved, pits, lift, laps, stop, lap);
+            }
         } else if brent.at_checkpoint() && stop.is_raised() {
             return Err(SowError::Abandoned);
         }
     }
+}
+
+/// [`run`] with landmarks, out of line: the rare relay that runs [`KNOWN_AFTER`] laps.
+#[cold]
+#[inline(never)]
+fn long_run(
+    brent: Brent,
+    saved: (Pits, usize),
+    pits: &mut Pits,
+    lift: usize,
+    laps: Laps,
+    stop: Stop<'_>,
+    lap: impl FnMut(&mut Pits, usize) -> LapEnd,
+) -> Result<usize, SowError> {
+    run::<true>(brent, saved, pits, lift, laps, stop, lap)
 }
 
 /// The lap counters of Brent's algorithm in [`relay`]: when to move the saved state.

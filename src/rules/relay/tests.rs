@@ -1,7 +1,7 @@
 //! Brent's cycle finding of [`super::relay`] (the real loop, [`relay_from`], with its [`Brent`]
 //! counters) on synthetic laps: every tail and cycle length, and a cycle longer than 2^32 laps.
 
-use super::{relay_from, Brent, LapEnd, SowError};
+use super::{relay_from, Brent, LapEnd, Laps, SowError};
 use crate::board::Pits;
 use crate::stop::{Stop, StopToken};
 use std::sync::Mutex;
@@ -15,10 +15,17 @@ fn laps_to_repeat(brent: Brent, x0: usize, f: impl Fn(usize) -> usize) -> u64 {
     let _alone = LONG_RELAYS.lock().unwrap_or_else(|e| e.into_inner());
     let mut laps = 0u64;
     let mut pits = Pits::from_slice(&[1, 2, 3]);
-    let end = relay_from(brent, &mut pits, x0, Stop::never(), |_, lift| {
-        laps += 1;
-        LapEnd::Relay(f(lift))
-    });
+    let end = relay_from(
+        brent,
+        &mut pits,
+        x0,
+        Laps::UNSHARED,
+        Stop::never(),
+        |_, lift| {
+            laps += 1;
+            LapEnd::Relay(f(lift))
+        },
+    );
     assert_eq!(end, Err(SowError::Endless));
     laps
 }
@@ -41,14 +48,21 @@ fn brent_finds_every_cycle_after_any_tail() {
 #[test]
 fn a_sowing_that_stops_is_not_endless() {
     let mut pits = Pits::from_slice(&[0, 0]);
-    let end = relay_from(Brent::new(), &mut pits, 0, Stop::never(), |pits, lift| {
-        pits.add(lift, 1);
-        if pits.get(0) == 200 {
-            LapEnd::Stop(7)
-        } else {
-            LapEnd::Relay(lift)
-        }
-    });
+    let end = relay_from(
+        Brent::new(),
+        &mut pits,
+        0,
+        Laps::UNSHARED,
+        Stop::never(),
+        |pits, lift| {
+            pits.add(lift, 1);
+            if pits.get(0) == 200 {
+                LapEnd::Stop(7)
+            } else {
+                LapEnd::Relay(lift)
+            }
+        },
+    );
     assert_eq!(end, Ok(7));
     assert_eq!(pits, Pits::from_slice(&[200, 0]));
 }
@@ -115,19 +129,31 @@ fn two_long_sowings_stop_independently() {
     let (a, b) = std::thread::scope(|s| {
         let a = s.spawn(|| {
             let mut pits = Pits::from_slice(&[1, 2, 3]);
-            relay_from(never_repeats, &mut pits, 0, stopped.as_stop(), |_, lift| {
-                LapEnd::Relay(lift + 1)
-            })
+            relay_from(
+                never_repeats,
+                &mut pits,
+                0,
+                Laps::UNSHARED,
+                stopped.as_stop(),
+                |_, lift| LapEnd::Relay(lift + 1),
+            )
         });
         let b = s.spawn(|| {
             let mut pits = Pits::from_slice(&[1, 2, 3]);
-            relay_from(never_repeats, &mut pits, 0, running.as_stop(), |_, lift| {
-                if lift == FINITE {
-                    LapEnd::Stop(lift)
-                } else {
-                    LapEnd::Relay(lift + 1)
-                }
-            })
+            relay_from(
+                never_repeats,
+                &mut pits,
+                0,
+                Laps::UNSHARED,
+                running.as_stop(),
+                |_, lift| {
+                    if lift == FINITE {
+                        LapEnd::Stop(lift)
+                    } else {
+                        LapEnd::Relay(lift + 1)
+                    }
+                },
+            )
         });
         std::thread::sleep(std::time::Duration::from_millis(20));
         stopped.stop();
@@ -136,4 +162,83 @@ fn two_long_sowings_stop_independently() {
     assert_eq!(a, Err(SowError::Abandoned));
     assert_eq!(b, Ok(FINITE));
     assert!(!running.is_stopped());
+}
+
+/// A synthetic lap of a counter in two pits (pit 0 the low digit, pit 1 the high one, base 256),
+/// the pit to lift always 0: one lap adds 1. Stops when the high digit reaches `stop_at`, if it
+/// ever does (`wrap` makes the high digit count modulo `wrap`: the state then cycles).
+fn counter_lap(
+    laps: &mut u64,
+    stop_at: u8,
+    wrap: u8,
+) -> impl FnMut(&mut Pits, usize) -> LapEnd + '_ {
+    move |pits, _| {
+        *laps += 1;
+        if pits.get(0) == 255 {
+            pits.set(0, 0);
+            pits.set(1, (pits.get(1) + 1) % wrap);
+        } else {
+            pits.add(0, 1);
+        }
+        if pits.get(1) == stop_at {
+            LapEnd::Stop(9)
+        } else {
+            LapEnd::Relay(0)
+        }
+    }
+}
+
+/// A long relay run again ends as the first run did (same board, same payload, or endless), and
+/// stops at one of the landmarks the first run filed, long before its end.
+#[test]
+fn landmarks_end_a_known_relay_early_and_alike() {
+    // Made-up laps of their own, one site per lap function (the finite and the endless counter
+    // pass through the same states, and would wrongly share landmarks under one `Laps`).
+    let run = |stop_at: u8, wrap: u8| {
+        let laps = Laps::new(stop_at, crate::board::Ring { holes: 1 }, 0);
+        let mut n = 0u64;
+        let mut pits = Pits::from_slice(&[0, 0]);
+        let end = relay_from(
+            Brent::new(),
+            &mut pits,
+            0,
+            laps,
+            Stop::never(),
+            counter_lap(&mut n, stop_at, wrap),
+        );
+        (end, pits, n)
+    };
+    // Finite: 40 * 256 laps.
+    let (end, pits, first) = run(40, 255);
+    assert_eq!(
+        (end, pits, first),
+        (Ok(9), Pits::from_slice(&[0, 40]), 40 * 256)
+    );
+    let (end, pits, again) = run(40, 255);
+    assert_eq!((end, pits), (Ok(9), Pits::from_slice(&[0, 40])));
+    assert!(
+        again < first / 2,
+        "{again} laps the second time, {first} the first"
+    );
+    // Endless: the counter wraps at 32 * 256 and never reaches 200.
+    let (end, _, first) = run(200, 32);
+    assert_eq!(end, Err(SowError::Endless));
+    let (end, _, again) = run(200, 32);
+    assert_eq!(end, Err(SowError::Endless));
+    assert!(
+        again < first / 2,
+        "{again} laps the second time, {first} the first"
+    );
+    // The same relay with laps that share nothing runs to its end every time.
+    let mut n = 0u64;
+    let mut pits = Pits::from_slice(&[0, 0]);
+    let end = relay_from(
+        Brent::new(),
+        &mut pits,
+        0,
+        Laps::UNSHARED,
+        Stop::never(),
+        counter_lap(&mut n, 40, 255),
+    );
+    assert_eq!((end, n), (Ok(9), 40 * 256));
 }
