@@ -194,8 +194,7 @@ fn counter_lap(
 fn landmarks_end_a_known_relay_early_and_alike() {
     // Made-up laps of their own, one site per lap function (the finite and the endless counter
     // pass through the same states, and would wrongly share landmarks under one `Laps`).
-    let run = |stop_at: u8, wrap: u8| {
-        let laps = Laps::new(stop_at, crate::board::Ring { holes: 1 }, 0);
+    let run_on = |laps: Laps, stop_at: u8, wrap: u8| {
         let mut n = 0u64;
         let mut pits = Pits::from_slice(&[0, 0]);
         let end = relay_from(
@@ -207,6 +206,13 @@ fn landmarks_end_a_known_relay_early_and_alike() {
             counter_lap(&mut n, stop_at, wrap),
         );
         (end, pits, n)
+    };
+    let run = |stop_at, wrap| {
+        run_on(
+            Laps::new(stop_at, crate::board::Ring { holes: 1 }, 0),
+            stop_at,
+            wrap,
+        )
     };
     // Finite: 40 * 256 laps.
     let (end, pits, first) = run(40, 255);
@@ -230,15 +236,5 @@ fn landmarks_end_a_known_relay_early_and_alike() {
         "{again} laps the second time, {first} the first"
     );
     // The same relay with laps that share nothing runs to its end every time.
-    let mut n = 0u64;
-    let mut pits = Pits::from_slice(&[0, 0]);
-    let end = relay_from(
-        Brent::new(),
-        &mut pits,
-        0,
-        Laps::UNSHARED,
-        Stop::never(),
-        counter_lap(&mut n, 40, 255),
-    );
-    assert_eq!((end, n), (Ok(9), 40 * 256));
+    assert_eq!(run_on(Laps::UNSHARED, 40, 255).2, 40 * 256);
 }
