@@ -324,9 +324,12 @@ impl Nibbles {
     #[inline]
     pub fn exception_slot(&self, payload: &[u8], j: usize) -> u64 {
         let at = self.slots_at + self.slot_width * j;
-        let mut b = [0u8; 8];
-        b[..self.slot_width].copy_from_slice(&payload[at..at + self.slot_width]);
-        u64::from_le_bytes(b)
+        // One load of a known width, not a copy of a variable length (a call to memmove).
+        if self.slot_width == 4 {
+            u64::from(u32::from_le_bytes(le_bytes(payload, at)))
+        } else {
+            u64::from_le_bytes(le_bytes(payload, at))
+        }
     }
 
     /// The value of exception `j`.
@@ -339,6 +342,12 @@ impl Nibbles {
             i32::from(i16::from_le_bytes([payload[at], payload[at + 1]]))
         }
     }
+}
+
+/// The `N` bytes of `payload` from `at`.
+#[inline(always)]
+fn le_bytes<const N: usize>(payload: &[u8], at: usize) -> [u8; N] {
+    payload[at..at + N].try_into().expect("a slice of N bytes")
 }
 
 #[cfg(test)]
