@@ -193,33 +193,41 @@ impl<I: Indexer> Tablebase<I> {
     /// Opens layers `0, 1, …` (at most `up_to`) until a file is missing. A path that exists in
     /// any form (a dangling link, a FIFO) counts as present, so that it is reported rather than
     /// taken for the end of the set.
+    ///
+    /// The files are opened in parallel: reading a big set into memory is mostly the kernel's
+    /// copying and zeroing of pages, one file at a time per thread. When several fail, the
+    /// lowest layer's error is reported, whatever the thread count.
     fn collect(
         ix: &I,
         id: &TableId,
         dir: &Path,
         up_to: u32,
-        open: impl Fn(&Path, Expected<'_>) -> Result<Table, TableError>,
+        open: impl Fn(&Path, Expected<'_>) -> Result<Table, TableError> + Sync,
     ) -> Result<Vec<Table>, TableError> {
-        let mut tables = Vec::new();
-        loop {
-            let layer = tables.len() as u32;
-            if layer > up_to {
-                break;
-            }
-            let path = dir.join(id.file_name(layer));
+        let mut paths = Vec::new();
+        while paths.len() as u64 <= u64::from(up_to) {
+            let path = dir.join(id.file_name(paths.len() as u32));
             if std::fs::symlink_metadata(&path).is_err() {
                 break;
             }
-            let entries = ix.layer_len(layer);
-            tables.push(open(&path, Expected { id, layer, entries })?);
+            paths.push(path);
         }
-        if tables.is_empty() {
+        if paths.is_empty() {
             return Err(TableError::NoTables {
                 dir: dir.to_path_buf(),
                 what: id.to_string(),
             });
         }
-        Ok(tables)
+        let opened: Vec<Result<Table, TableError>> = paths
+            .par_iter()
+            .enumerate()
+            .map(|(k, path)| {
+                let layer = k as u32;
+                let entries = ix.layer_len(layer);
+                open(path, Expected { id, layer, entries })
+            })
+            .collect();
+        opened.into_iter().collect()
     }
 
     /// The highest layer held.

@@ -377,6 +377,24 @@ fn damage_and_wrong_tables_are_reported_clearly() {
         "{e}"
     );
 
+    // Two damaged layers (opened in parallel): the lower one is reported, on any thread count.
+    let p4 = dir.join(id(false).file_name(4));
+    let good4 = std::fs::read(&p4).unwrap();
+    std::fs::write(&p3, &good[..good.len() - 3]).unwrap();
+    std::fs::write(&p4, &good4[..good4.len() - 3]).unwrap();
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let e = pool
+            .install(|| Tablebase::open(Toy::<false>, id(false), &dir, Check::Headers))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains(&p3.display().to_string()), "{e}");
+    }
+    std::fs::write(&p4, &good4).unwrap();
+
     std::fs::write(&p3, &good).unwrap();
     assert!(Tablebase::open(Toy::<false>, id(false), &dir, Check::Checksums).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
