@@ -55,7 +55,7 @@ pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};
 pub use progress::{Progress, Silent};
 pub use table::{Expected, Table};
-pub use verify::{verify_layer, LayerVerdict, WrongEntry};
+pub use verify::{verify_layer, verify_layer_until, LayerVerdict, WrongEntry};
 
 use std::path::{Path, PathBuf};
 

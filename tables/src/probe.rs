@@ -31,6 +31,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, OnceLock};
 
 use ahash::RandomState;
@@ -43,7 +44,7 @@ use crate::error::TableError;
 use crate::format::TableId;
 use crate::progress::Silent;
 use crate::table::{Expected, Table};
-use crate::verify::{verify_layer, WrongEntry};
+use crate::verify::{verify_layer_until, WrongEntry};
 
 /// The move type of an indexer's game.
 pub type MoveOf<I> = <<I as Indexer>::G as Game>::Move;
@@ -284,19 +285,33 @@ impl<I: Indexer> Tablebase<I> {
     /// # Panics
     /// When the layer of `pos` is not held.
     pub fn check(&self, pos: &I::G) -> Result<(), TableError> {
+        let checked = self.check_until(pos, &AtomicBool::new(false))?;
+        debug_assert!(checked, "a flag nobody raises");
+        Ok(())
+    }
+
+    /// [`Tablebase::check`], given up once `stop` is raised: `Ok(false)` when it stopped before
+    /// it could say (nothing is then remembered of the unfinished check).
+    ///
+    /// # Errors
+    /// As [`Tablebase::check`].
+    ///
+    /// # Panics
+    /// As [`Tablebase::check`].
+    pub fn check_until(&self, pos: &I::G, stop: &AtomicBool) -> Result<bool, TableError> {
         if pos.is_over() {
-            return Ok(());
+            return Ok(true);
         }
         let layer = pos.layer();
         let lc = &self.checks[layer as usize];
         if let Some(verdict) = lc.whole.get() {
-            return self.verdict(verdict);
+            return self.verdict(verdict).map(|()| true);
         }
         let limit = (self.ix.layer_len(layer) / WHOLE).max(1 << 12) as usize;
         let first = self.ix.index(pos);
         let mut known = lc.known.lock().unwrap_or_else(|e| e.into_inner());
         if known.contains(&first) {
-            return Ok(());
+            return Ok(true);
         }
         let mut seen = HashSet::with_hasher(RandomState::new());
         seen.insert(first);
@@ -317,11 +332,11 @@ impl<I: Indexer> Tablebase<I> {
             }
             if seen.len() + known.len() > limit {
                 drop(known);
-                return self.check_whole(layer);
+                return self.check_whole(layer, stop);
             }
         }
         known.extend(seen);
-        Ok(())
+        Ok(true)
     }
 
     /// Whether `layer` was checked whole (see the module docs).
@@ -331,19 +346,22 @@ impl<I: Indexer> Tablebase<I> {
     }
 
     /// Checks every slot of `layer` (see the module docs), once, in parallel on the current
-    /// rayon pool.
+    /// rayon pool; `Ok(false)`, and nothing kept, when `stop` was raised before it finished.
     ///
     /// No lock is held while it runs: a rayon worker waiting inside it may take up another check
     /// of the same layer, which must not wait for this one. Two checks that race both run, and the
     /// first verdict is kept (they agree).
-    fn check_whole(&self, layer: u32) -> Result<(), TableError> {
+    fn check_whole(&self, layer: u32, stop: &AtomicBool) -> Result<bool, TableError> {
         let lc = &self.checks[layer as usize];
         if lc.whole.get().is_none() {
-            let v = verify_layer(&self.ix, &self.tables, layer, &Silent);
+            let Some(v) = verify_layer_until(&self.ix, &self.tables, layer, &Silent, stop) else {
+                return Ok(false);
+            };
             let _ = lc.whole.set(v.examples.into_iter().next());
             *lc.known.lock().unwrap_or_else(|e| e.into_inner()) = HashSet::default();
         }
         self.verdict(lc.whole.get().expect("set above"))
+            .map(|()| true)
     }
 
     /// A whole layer's verdict as an answer's.
@@ -512,11 +530,11 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
         self.value_at(at)
     }
 
-    /// Checks `pos` as an answer is checked ([`Tablebase::check`]), whatever the sample says,
-    /// when its layer is held.
-    fn audit(&self, pos: &I::G) {
+    /// Checks `pos` as an answer is checked ([`Tablebase::check_until`]), whatever the sample
+    /// says, when its layer is held.
+    fn audit(&self, pos: &I::G, stop: &AtomicBool) {
         if !pos.is_over() && (pos.layer() as usize) < self.tables.len() {
-            if let Err(e) = self.check(pos) {
+            if let Err(e) = self.check_until(pos, stop) {
                 let _ = self.fault.set(e);
             }
         }

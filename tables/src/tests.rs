@@ -452,7 +452,7 @@ fn verify_catches_a_wrong_entry() {
 /// In the cyclic toy a position of layer 100 reaches all 5,151 positions of its layer, more than a
 /// walk may remember (4,096), so its answer checks the layer whole, once; with two entries of that
 /// layer altered, every answer from it is refused, naming the lower one. A closure of a small layer
-/// is walked.
+/// is walked. A check stopped before the whole layer is done says so and keeps nothing.
 #[test]
 fn a_closure_too_large_to_walk_checks_its_whole_layer() {
     let top = 100;
@@ -466,6 +466,10 @@ fn a_closure_too_large_to_walk_checks_its_whole_layer() {
     );
     assert!(!tb.checked_whole(3));
     let p = Piles::<true>([40, 30, 30]);
+    // Stopped before the whole check: no verdict, and none kept.
+    let raised = std::sync::atomic::AtomicBool::new(true);
+    assert!(!tb.check_until(&p, &raised).unwrap());
+    assert!(!tb.checked_whole(100));
     assert_eq!(
         tb.value(&p).unwrap(),
         tables[100].get(Toy::<true>.index(&p))

@@ -17,6 +17,7 @@
 
 use rayon::prelude::*;
 use solver::{Children, Game, Indexer};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::progress::Progress;
 use crate::table::Table;
@@ -61,6 +62,22 @@ pub fn verify_layer<I: Indexer>(
     layer: u32,
     progress: &dyn Progress,
 ) -> LayerVerdict {
+    verify_layer_until(ix, tables, layer, progress, &AtomicBool::new(false))
+        .expect("a flag nobody raises")
+}
+
+/// [`verify_layer`], given up (`None`) once `stop` is raised: the chunks not started by then are
+/// skipped, so a caller waits at most one chunk per thread.
+///
+/// # Panics
+/// As [`verify_layer`].
+pub fn verify_layer_until<I: Indexer>(
+    ix: &I,
+    tables: &[Table],
+    layer: u32,
+    progress: &dyn Progress,
+    stop: &AtomicBool,
+) -> Option<LayerVerdict> {
     let table = &tables[layer as usize];
     let len = ix.layer_len(layer);
     assert_eq!(
@@ -84,6 +101,9 @@ pub fn verify_layer<I: Indexer>(
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
             let mut wrong = 0u64;
             let mut examples = Vec::new();
+            if stop.load(Ordering::Relaxed) {
+                return (wrong, examples);
+            }
             for index in start..end {
                 let Some(pos) = ix.position(layer, index) else {
                     continue;
@@ -127,12 +147,15 @@ pub fn verify_layer<I: Indexer>(
             },
         );
     progress.finish();
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     examples.sort_by_key(|e| e.index);
     examples.truncate(EXAMPLES);
-    LayerVerdict {
+    Some(LayerVerdict {
         layer,
         entries: len,
         wrong,
         examples,
-    }
+    })
 }

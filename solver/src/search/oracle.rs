@@ -1,6 +1,7 @@
 //! Exact values from outside the search ([`Oracle`]), such as endgame tables.
 
 use crate::game::Game;
+use std::sync::atomic::AtomicBool;
 
 /// Exact values from outside the search, such as endgame tables.
 pub trait Oracle<G: Game>: Sync {
@@ -29,9 +30,12 @@ pub trait Oracle<G: Game>: Sync {
     /// Checks the oracle's own answer for `pos`, whatever its sampling says, and keeps any fault
     /// found for [`Oracle::fault`]. Each of [`Solver`](super::Solver)'s entry points audits the
     /// position it answers about and its children (for a solve: the root's moves, whose values
-    /// it reports); the jobs inside it do not. The default checks nothing.
-    fn audit(&self, pos: &G) {
-        let _ = pos;
+    /// it reports); the jobs inside it do not. An audit may give up once `stop` (the search's
+    /// stop flag) is raised, keeping no fault for what it did not finish: the search then
+    /// returns [`SearchError::Interrupted`](super::SearchError::Interrupted). The default checks
+    /// nothing.
+    fn audit(&self, pos: &G, stop: &AtomicBool) {
+        let _ = (pos, stop);
     }
 
     /// A fault the oracle found in its own data (endgame tables that contradict themselves), as

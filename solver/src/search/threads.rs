@@ -4,7 +4,7 @@
 //! marks, the configuration and the counters) and runs each job on fresh scoped threads; the
 //! first thread to finish answers it and stops the others.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::config::SearchConfig;
 use super::defer::BusyMarks;
@@ -128,28 +128,43 @@ impl<'o, G: Game> Pool<'o, G> {
     /// positions are the search's interior, which the oracle checks by sample. An audit can
     /// cost far more than a search (endgame tables check the position's whole closure within
     /// its layer, most of the layer in a game whose moves often keep it), so it is done once per
-    /// answer, not once per job.
+    /// answer, not once per job. The stop flag ends it early, as it ends a job.
+    ///
+    /// It also starts the progress display's bounds at the whole stake, what is known of the
+    /// position before any job has run, so that an answer stopped in its audit does not report
+    /// the bounds of an earlier one (or none).
     pub(super) fn audit(&self, pos: &G) -> Result<(), SearchError> {
+        if let Some(p) = &self.cfg.progress {
+            let s = pos.stake();
+            p.start_job(-s, s);
+        }
         let Some(o) = self.oracle else {
             return Ok(());
         };
+        let never = AtomicBool::new(false);
+        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
         if !pos.is_over() {
-            audit_with_children(o, pos);
+            audit_with_children(o, pos, stop);
         }
         match o.fault() {
             Some(fault) => Err(SearchError::Oracle(fault)),
+            None if stop.load(Ordering::Relaxed) => Err(SearchError::Interrupted),
             None => Ok(()),
         }
     }
 }
 
-/// Audits the oracle's answers for `pos` and for each of its children (see [`Oracle::audit`]).
-fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G) {
-    oracle.audit(pos);
+/// Audits the oracle's answers for `pos` and for each of its children (see [`Oracle::audit`])
+/// until `stop` is raised.
+fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: &AtomicBool) {
+    oracle.audit(pos, stop);
     let mut children = Children::new();
     pos.children(&mut children);
     for c in children.as_slice() {
-        oracle.audit(&c.next);
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        oracle.audit(&c.next, stop);
     }
 }
 

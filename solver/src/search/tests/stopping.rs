@@ -208,7 +208,7 @@ impl<const C: bool> Oracle<Graph<C>> for Faulty<'_> {
         self.low.probe(pos)
     }
 
-    fn audit(&self, _: &Graph<C>) {
+    fn audit(&self, _: &Graph<C>, _: &std::sync::atomic::AtomicBool) {
         self.audited.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -291,5 +291,68 @@ fn a_solve_audits_its_root_and_moves_once() {
             sound.audited.load(Ordering::Relaxed),
             1 + children.len() as u64
         );
+    }
+}
+
+/// An oracle whose audit is where the stop flag goes up (a signal during a long audit): it
+/// counts its audits and its probes.
+struct StopInAudit {
+    stop: Arc<AtomicBool>,
+    audited: std::sync::atomic::AtomicU64,
+    probes: std::sync::atomic::AtomicU64,
+}
+
+impl<const C: bool> Oracle<Graph<C>> for StopInAudit {
+    fn probe(&self, _: &Graph<C>) -> Option<i32> {
+        self.probes.fetch_add(1, Ordering::Relaxed);
+        None
+    }
+
+    fn audit(&self, _: &Graph<C>, stop: &AtomicBool) {
+        assert!(!stop.load(Ordering::Relaxed), "audited after the stop");
+        self.audited.fetch_add(1, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A stop raised while the root is audited ends the entry point there: the audit is handed the
+/// search's stop flag, no child is audited after it, no job runs, and the answer is
+/// [`SearchError::Interrupted`], on every entry point and thread count, with the progress
+/// bounds at the whole stake (not an earlier answer's).
+#[test]
+fn a_stop_during_the_audit_ends_the_answer() {
+    let spec = graph_spec(31, 9, 30, 55, 50);
+    let p = all_nodes::<true>(spec)
+        .into_iter()
+        .find(|p| p.layer == 9)
+        .unwrap();
+    for threads in [1, 2] {
+        for entry in 0..4 {
+            let stop = Arc::new(AtomicBool::new(false));
+            let oracle = StopInAudit {
+                stop: stop.clone(),
+                audited: Default::default(),
+                probes: Default::default(),
+            };
+            let progress = Arc::new(Progress::new());
+            progress.start_job(1, 1); // an earlier answer's bounds
+            let c = SearchConfig {
+                stop: Some(stop),
+                progress: Some(progress.clone()),
+                ..cfg(threads, 1 << 12)
+            };
+            let mut solver = Solver::new(&p, c, Some(&oracle)).unwrap();
+            let r = match entry {
+                0 => solver.solve(&p).map(|r| r.value),
+                1 => solver.value(&p),
+                2 => solver.bound(&p, 0),
+                _ => solver.guess(&p),
+            };
+            assert_eq!(r, Err(SearchError::Interrupted), "entry {entry}");
+            assert_eq!(oracle.audited.load(Ordering::Relaxed), 1, "entry {entry}");
+            assert_eq!(oracle.probes.load(Ordering::Relaxed), 0, "entry {entry}");
+            let s = p.stake();
+            assert_eq!(progress.bounds(), (-s, s), "entry {entry}: what is known");
+        }
     }
 }
