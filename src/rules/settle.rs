@@ -43,13 +43,20 @@ pub(crate) fn has_legal_move<R: Rules>(
     side: Side,
     stop: Stop<'_>,
 ) -> Result<bool, Abandoned> {
-    for pit in board.owned(side) {
-        if rules.candidate(board, side, pit).is_err() {
-            continue;
-        }
-        if !R::CAN_CYCLE || rules.first_lap_ends(board, side, pit) {
-            return Ok(true);
-        }
+    let candidates = || {
+        board
+            .owned(side)
+            .filter(|&pit| rules.candidate(board, side, pit).is_ok())
+    };
+    // First the arithmetic (a candidate whose first lap ends), then the sowings, so that a
+    // relay is sown only when no candidate is settled without one.
+    if !R::CAN_CYCLE {
+        return Ok(candidates().next().is_some());
+    }
+    if candidates().any(|pit| rules.first_lap_ends(board, side, pit)) {
+        return Ok(true);
+    }
+    for pit in candidates() {
         match rules.sow(&mut board.clone(), side, pit, stop) {
             Ok(_) => return Ok(true),
             Err(SowError::Endless) => {}
