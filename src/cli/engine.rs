@@ -67,7 +67,8 @@ pub const START_HASH_MB: u64 = 8;
 
 /// The most a table grows to when `--hash-mb` is not given, in MiB (and at most half the
 /// memory available): the search grows it fourfold whenever a job outgrows it
-/// ([`solver::search::GROW_AFTER`]), so a solve takes what its tree can use.
+/// ([`solver::search::GROW_AFTER`], later past the processor's cache:
+/// [`solver::search::GROW_AFTER_PAST_CACHE`]), so a solve takes what its tree can use.
 pub const MAX_HASH_MB: u64 = 4096;
 
 /// The transposition table's size: fixed by `--hash-mb`, or growing from [`START_HASH_MB`] up

@@ -24,6 +24,28 @@ const STACK_BYTES: usize = 256 << 20;
 /// still grow ([`SearchConfig::tt_max_bytes`]), gives up for a table four times larger.
 pub const GROW_AFTER: u64 = 1;
 
+/// [`GROW_AFTER`] for a table at least as large as the processor's last-level cache
+/// ([`SearchConfig::cache_bytes`]): a bigger one is read from memory, not from the cache, and
+/// takes the kernel's first touches of all its pages, so it must save more nodes to pay.
+pub const GROW_AFTER_PAST_CACHE: u64 = 4;
+const _: () = assert!(GROW_AFTER_PAST_CACHE > GROW_AFTER);
+
+/// The nodes after which a job in a table of `bytes` bytes and `capacity` entries gives up for a
+/// bigger one, given the cache size (0: unknown) and the bytes the table may still grow by.
+fn grow_after(bytes: usize, capacity: usize, cache_bytes: usize, room: usize) -> u64 {
+    if room < bytes / 2 || room == 0 {
+        // A table at its largest (or a fixed one) never gives up, and then behaves exactly as
+        // before growth existed.
+        return u64::MAX;
+    }
+    let times = if cache_bytes > 0 && bytes >= cache_bytes {
+        GROW_AFTER_PAST_CACHE
+    } else {
+        GROW_AFTER
+    };
+    times.saturating_mul(capacity as u64)
+}
+
 /// What every job of a solver shares, and the threads that run them.
 pub(super) struct Pool<'o, G: Game> {
     pub(super) tt: TranspositionTable,
@@ -87,13 +109,13 @@ impl<'o, G: Game> Pool<'o, G> {
         loop {
             self.busy.clear();
             let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
-            // Nodes past which the job gives up for a bigger table; a table at its largest (or
-            // a fixed one) never gives up, and then behaves exactly as before growth existed.
-            let grow_after = if room >= self.tt.bytes() / 2 && room > 0 {
-                GROW_AFTER.saturating_mul(self.tt.capacity() as u64)
-            } else {
-                u64::MAX
-            };
+            // Nodes past which the job gives up for a bigger table.
+            let grow_after = grow_after(
+                self.tt.bytes(),
+                self.tt.capacity(),
+                self.cfg.cache_bytes,
+                room,
+            );
             let (answer, stats, outgrown, bounds) = match self.tt.tables() {
                 Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
                 Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
@@ -212,4 +234,34 @@ fn run_on<G: Game, W: Width>(
     });
     let outgrown = shared.outgrown.load(Ordering::Relaxed);
     (answer, stats, outgrown, shared.proven())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{grow_after, GROW_AFTER, GROW_AFTER_PAST_CACHE};
+
+    #[test]
+    fn a_table_past_the_cache_grows_later() {
+        let (mib, cap) = (1usize << 20, 1000usize);
+        let cap_nodes = cap as u64;
+        // Below the cache, and with the cache unknown: after its entries' worth of nodes.
+        assert_eq!(
+            grow_after(128 * mib, cap, 480 * mib, 4096 * mib),
+            GROW_AFTER * cap_nodes
+        );
+        assert_eq!(
+            grow_after(8192 * mib, cap, 0, 8192 * mib),
+            GROW_AFTER * cap_nodes
+        );
+        // At or past it: later.
+        for bytes in [480 * mib, 512 * mib] {
+            assert_eq!(
+                grow_after(bytes, cap, 480 * mib, 4096 * mib),
+                GROW_AFTER_PAST_CACHE * cap_nodes
+            );
+        }
+        // No room to grow by half the table: never.
+        assert_eq!(grow_after(512 * mib, cap, 0, 255 * mib), u64::MAX);
+        assert_eq!(grow_after(512 * mib, cap, 0, 0), u64::MAX);
+    }
 }
