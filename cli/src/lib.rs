@@ -3,10 +3,9 @@
 //! ([`json`]), how values and moves are worded ([`report`]), the exit statuses ([`exit`]), and
 //! the one watcher of long jobs: deadline, Ctrl-C, spinner ([`watch`], [`signal`]).
 //!
-//! The binaries' own code (clap's subcommands, each command's work) stays in the repository's
-//! `src/main.rs`, `src/cli/` and `src/bin/mancala-mpi/`; they are this package's targets because
-//! a package that depends on this crate must own them (the library `mancala` cannot: this
-//! crate depends on it).
+//! The binaries' own code (clap's subcommands, each command's work) is in this package's
+//! `src/bin/mancala/` and `src/bin/mancala-mpi/`: a package that depends on this crate must own
+//! them (the library `mancala` cannot: this crate depends on it).
 
 pub mod args;
 pub mod exit;

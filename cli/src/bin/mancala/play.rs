@@ -35,7 +35,7 @@ pub(super) fn play<R: Rules>(
 }
 
 /// `p` as `play --json` prints it (and the server's `/api/play` answers).
-pub(in crate::cli) fn play_json<R: Rules>(p: &Position<R>) -> json::Play {
+pub(crate) fn play_json<R: Rules>(p: &Position<R>) -> json::Play {
     json::Play {
         head: json::PositionHead::of("play", p),
         score: p.score(),
@@ -45,7 +45,7 @@ pub(in crate::cli) fn play_json<R: Rules>(p: &Position<R>) -> json::Play {
 }
 
 /// The legal moves of `p` as `moves --json` prints them (and `/api/moves` answers).
-pub(in crate::cli) fn moves_json<R: Rules>(p: &Position<R>) -> json::Moves {
+pub(crate) fn moves_json<R: Rules>(p: &Position<R>) -> json::Moves {
     let mut moves = Vec::new();
     p.for_each_child(|m, q| {
         moves.push(json::Child {

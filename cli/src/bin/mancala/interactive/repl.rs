@@ -9,7 +9,7 @@ use super::input::{Input, Read};
 use super::session::{score_line, who, Session};
 use super::think::Engine;
 use super::Sides;
-use crate::cli::{draw, move_list, report};
+use crate::{draw, move_list, report};
 use anyhow::Result;
 use mancala::board::Side;
 use mancala::rules::Rules;

@@ -1,7 +1,7 @@
 //! `tables query`: a position's value and best moves from the tables.
 
 use super::DirArgs;
-use crate::cli::PositionArgs;
+use crate::PositionArgs;
 use anyhow::Result;
 use clap::Args;
 use mancala::endgame::{open, Hold};

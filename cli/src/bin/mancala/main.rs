@@ -1,4 +1,6 @@
-//! The `mancala` command line: clap arguments, their validation, and the subcommands.
+//! The `mancala` binary: parse the command line, run it, report errors on stderr. The clap
+//! arguments, their validation and the subcommands (one module each) live here; what both
+//! binaries share is the `mancala_cli` library (`cli/src/lib.rs`).
 //!
 //! Results go to stdout, diagnostics to stderr. Every error is a message and a non-zero exit,
 //! never a panic: see [`run`].
@@ -25,12 +27,31 @@ use mancala::notation::{RoundSetup, Setup};
 use mancala::rules::{GameKind, Rules};
 use mancala::variant::Variant;
 use mancala::Position;
+use std::process::ExitCode;
 
 use draw::draw;
 pub(crate) use mancala_cli::args::{parse_game, RuleArgs};
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 pub(crate) use mancala_cli::{json, report};
 use std::time::Duration;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (`mancala ... | head`) is not an error worth reporting.
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {e:#}");
+            ExitCode::from(mancala_cli::exit::status_of(&e))
+        }
+    }
+}
 
 /// `--version`: the crate version, and the git commit when built from a checkout (`build.rs`).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("MANCALA_VERSION_SUFFIX"));

@@ -1,7 +1,7 @@
 //! Solving one start position within a time limit, as every `verify` claim does: the search
 //! flags, the resources they make, the outcome, and how it is worded.
 
-use crate::cli::engine;
+use crate::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala::rules::Rules;

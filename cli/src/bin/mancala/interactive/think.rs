@@ -11,7 +11,7 @@
 //! table's key leaves them out, so a table serves one round's positions and no other; within a
 //! round every search reuses what the earlier ones stored.
 
-use crate::cli::engine;
+use crate::engine;
 use anyhow::Result;
 use mancala::board::Move;
 use mancala::rules::Rules;

@@ -1,7 +1,7 @@
 //! `verify opening`: the first player's whole first turn, searched exhaustively.
 
 use super::limited::{solve_limited, Engine, EngineArgs};
-use crate::cli::PositionArgs;
+use crate::PositionArgs;
 use anyhow::Result;
 use clap::Args;
 use mancala::board::Move;

@@ -7,8 +7,8 @@ use super::error::ApiError;
 use super::games::Games;
 use super::request::Body;
 use super::state::State;
-use crate::cli::solve::{self, AnalyzeReport, SolveReport};
-use crate::cli::{json, match_cmd, play};
+use crate::solve::{self, AnalyzeReport, SolveReport};
+use crate::{json, match_cmd, play};
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State as Shared};
 use axum::routing::{get, post};
@@ -65,7 +65,7 @@ async fn status(Shared(st): Shared<Arc<State>>) -> Json<Status> {
 /// Runs `$work` (an expression of the game's rules `$r` and the request's [`Control`]) for
 /// the request `$body` from `$peer`: the flags read, then the work on a blocking thread.
 ///
-/// [`Control`]: crate::cli::solve::Control
+/// [`Control`]: crate::solve::Control
 macro_rules! answer {
     ($st:expr, $peer:expr, $id:expr, $limit:expr, $body:expr, |$pos:ident, $r:ident, $c:ident| $work:expr) => {{
         let body = Body::parse(&$body)?;

@@ -9,7 +9,7 @@
 //! unknown; nothing is guessed.
 
 use super::limited::{note, EngineArgs};
-use crate::cli::engine;
+use crate::engine;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
@@ -32,7 +32,7 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub(super) struct MatchArgs {
     /// The game: dakon, walak-pussa or san-yao (standard rules).
-    #[arg(value_parser = crate::cli::parse_game)]
+    #[arg(value_parser = crate::parse_game)]
     game: GameKind,
     /// Holes per row, N or A..B (default: the standard board).
     #[arg(long, value_parser = parse_range)]

@@ -2,7 +2,7 @@
 
 use super::scan::{file_name, name_disagrees, scan};
 use super::DirArgs;
-use crate::cli::engine;
+use crate::engine;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::endgame::{table_id, MancalaIndexer};

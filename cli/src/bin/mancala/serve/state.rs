@@ -8,7 +8,7 @@
 //! connection's requests in order; the server also refuses a second one from the same peer).
 //!
 //! Each search has its own [`StopToken`]. Three things raise it: the time limit (the watcher of
-//! [`crate::cli::solve`]), `POST /api/stop` naming the search, and the request's end: the guard
+//! [`crate::solve`]), `POST /api/stop` naming the search, and the request's end: the guard
 //! that [`State::run`] holds is dropped when the handler's future is, which happens when the
 //! client closes its connection before the answer.
 

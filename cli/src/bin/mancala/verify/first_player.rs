@@ -3,7 +3,7 @@
 use super::heatmap::heatmap_svg;
 use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
 use super::out_file::SurveyFiles;
-use crate::cli::{engine, PositionArgs};
+use crate::{engine, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};

@@ -1,7 +1,7 @@
 //! The search flags of `solve` and `analyze` (threads, table, tables, time limit, progress),
 //! and the search configuration they make.
 
-use crate::cli::engine;
+use crate::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala_cli::args::parse_seconds;
@@ -36,7 +36,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// The search configuration for `root`, with the table sized to what the position can use
     /// and what the machine can give.
-    pub(in crate::cli) fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
+    pub(crate) fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
         let threads = engine::threads(self.threads)?;
         let asked = engine::hash_bytes(self.hash_mb)?;
         Ok(SearchConfig {
@@ -49,7 +49,7 @@ impl SearchArgs {
     }
 
     /// The table directory of `--tables`, the default one when no DIR is given.
-    pub(in crate::cli) fn tables_dir(&self) -> Option<std::path::PathBuf> {
+    pub(crate) fn tables_dir(&self) -> Option<std::path::PathBuf> {
         self.tables
             .as_ref()
             .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
@@ -62,7 +62,7 @@ impl SearchArgs {
 
 impl SearchArgs {
     /// The search flags of `mancala serve`, which every search of the server starts from.
-    pub(in crate::cli) fn for_server(
+    pub(crate) fn for_server(
         threads: Option<usize>,
         hash_mb: Option<u64>,
         tables: Option<Option<std::path::PathBuf>>,
@@ -79,12 +79,12 @@ impl SearchArgs {
     }
 
     /// `--time-limit`.
-    pub(in crate::cli) fn time_limit(&self) -> Option<f64> {
+    pub(crate) fn time_limit(&self) -> Option<f64> {
         self.time_limit
     }
 
     /// These flags with the time limit lowered to `asked` (a request's own), never raised.
-    pub(in crate::cli) fn limited_to(&self, asked: Option<f64>) -> Self {
+    pub(crate) fn limited_to(&self, asked: Option<f64>) -> Self {
         let time_limit = match (self.time_limit, asked) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

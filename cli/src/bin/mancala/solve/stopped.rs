@@ -76,7 +76,7 @@ pub(super) fn stopped_solve<R: Rules>(
     let best_proven = !best.is_empty();
     // A stopped solve still says what to play: a proven best move, or else the look-ahead's.
     if !best_proven {
-        best.extend(crate::cli::engine::fallback_move(p, &proven.worse).map(|m| m.0));
+        best.extend(crate::engine::fallback_move(p, &proven.worse).map(|m| m.0));
     }
     json::SolveStopped {
         head: json::PositionHead::of("solve", p),
@@ -146,7 +146,7 @@ pub(super) fn print_stopped_solve<R: Rules>(
         writeln!(
             out,
             "move:     {m} (to play now, not proven best: the pick of a {}-ply look-ahead{})",
-            crate::cli::engine::FALLBACK_DEPTH,
+            crate::engine::FALLBACK_DEPTH,
             if v.worse.is_empty() {
                 ""
             } else {

@@ -6,7 +6,7 @@
 //! every row citing it is checked against that one result.
 
 use super::limited::{note, solve_limited, value_text, Engine, EngineArgs, Solved};
-use crate::cli::engine;
+use crate::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala::endgame::MancalaIndexer;

@@ -5,7 +5,7 @@
 use super::heatmap::{heatmap, subtitle, Cell};
 use super::limited::{note, value_text, Engine, EngineArgs};
 use super::out_file::SurveyFiles;
-use crate::cli::engine;
+use crate::engine;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::notation::Setup;

@@ -27,11 +27,11 @@ use stopped::{
 /// Who else may stop a search besides its time limit and Ctrl-C, and whether it shows progress.
 /// The command line raises `stop` only through the watcher; `mancala serve` also raises it when
 /// a page presses Stop or its connection closes (docs/web.md).
-pub(in crate::cli) struct Control {
+pub(crate) struct Control {
     /// The search's stop flag: raising it ends the search with what it proved.
-    pub(in crate::cli) stop: Arc<AtomicBool>,
+    pub(crate) stop: Arc<AtomicBool>,
     /// A progress line on stderr (the command line on a terminal; never the server).
-    pub(in crate::cli) progress: bool,
+    pub(crate) progress: bool,
 }
 
 impl Control {
@@ -113,7 +113,7 @@ fn run_search<R: Rules, T>(
 /// What `solve` found: the exact result, or what a stopped search proved.
 #[derive(Serialize)]
 #[serde(untagged)]
-pub(in crate::cli) enum SolveReport {
+pub(crate) enum SolveReport {
     Done(json::Solve),
     Stopped(json::SolveStopped),
 }
@@ -121,13 +121,13 @@ pub(in crate::cli) enum SolveReport {
 /// What `analyze` found: every move's exact value, or what a stopped analysis proved.
 #[derive(Serialize)]
 #[serde(untagged)]
-pub(in crate::cli) enum AnalyzeReport {
+pub(crate) enum AnalyzeReport {
     Done(json::Analyze),
     Stopped(json::AnalyzeStopped),
 }
 
 /// Solves `p`: the one computation behind `solve` and the server's `/api/solve`.
-pub(in crate::cli) fn solve_report<R: Rules>(
+pub(crate) fn solve_report<R: Rules>(
     p: &Position<R>,
     search: &SearchArgs,
     control: &Control,
@@ -230,7 +230,7 @@ pub(super) fn solve<R: Rules>(
 
 /// Values every move of `p`: the one computation behind `analyze` and the server's
 /// `/api/analyze`.
-pub(in crate::cli) fn analyze_report<R: Rules>(
+pub(crate) fn analyze_report<R: Rules>(
     p: &Position<R>,
     search: &SearchArgs,
     control: &Control,

@@ -65,7 +65,7 @@ fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, 
 
 /// The match of `pos` (its first round, then `--moves` running on across the rounds): the one
 /// computation behind `match` and the server's `/api/match`.
-pub(in crate::cli) fn play_match<R: Rules>(
+pub(crate) fn play_match<R: Rules>(
     pos: &PositionArgs,
     fill_from_move_1: bool,
     rules: R,
@@ -105,7 +105,7 @@ pub(in crate::cli) fn play_match<R: Rules>(
 }
 
 /// The match as JSON (docs/json.md `match`).
-pub(in crate::cli) fn match_json<R: Rules>(m: &Match<R>) -> json::MatchPlay {
+pub(crate) fn match_json<R: Rules>(m: &Match<R>) -> json::MatchPlay {
     let rounds = m
         .rounds()
         .iter()

@@ -1,7 +1,7 @@
 //! `tables build`: every layer of a game's tables up to K seeds on the board.
 
 use super::DirArgs;
-use crate::cli::engine::{self, mib};
+use crate::engine::{self, mib};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala::board::MAX_BOARD_SEEDS;
