@@ -66,7 +66,7 @@ fn position_of_layer(k: u32) -> (String, u64) {
 }
 
 /// Runs the binary, killing it after `secs` seconds: nothing may block forever.
-fn run_bounded(args: &[&str], secs: u64) -> Output {
+pub(crate) fn run_bounded(args: &[&str], secs: u64) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
         .stdin(Stdio::null())
@@ -355,7 +355,7 @@ fn finding_6_stale_temporaries_of_dead_builds_are_removed() {
 
 /// Starts `args`, sends `signal` after `after`, and returns the output: the command must be
 /// still running then, and stop within 30 s.
-fn signalled(args: &[&str], signal: &str, after: Duration) -> Output {
+pub(crate) fn signalled(args: &[&str], signal: &str, after: Duration) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
         .stdin(Stdio::null())

@@ -23,10 +23,13 @@ const STOP_CHECK: u32 = 1024;
 
 /// The move a plain alpha-beta search of `depth` plies prefers from `pos` (`depth` 0 is
 /// treated as 1), or `None` when the game is over or `stop` was raised before the search
-/// finished. Deterministic: no table, no threads.
+/// finished. Deterministic: no table, no threads. Every move generation, the root's too, goes
+/// through [`Game::children_until`] with `stop`: a move whose sowing runs billions of laps
+/// (docs/rules.md §2.9) would otherwise keep the look-ahead, and whoever waits for its move,
+/// running long after the stop.
 pub fn best_move<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Guess<G::Move>> {
     let mut children = Children::new();
-    pos.children(&mut children);
+    pos.children_until(&mut children, stop).ok()?;
     let mut search = Search {
         stop,
         // The first node looks at the flag: a raised one stops at once.
@@ -79,7 +82,10 @@ impl Search<'_> {
             return 0;
         }
         let mut children = Children::new();
-        pos.children(&mut children);
+        if pos.children_until(&mut children, self.stop).is_err() {
+            self.stopped = true;
+            return 0;
+        }
         if children.is_empty() {
             return 0;
         }

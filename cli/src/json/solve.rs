@@ -111,12 +111,17 @@ pub struct SolveStopped {
     pub winner: Option<Winner>,
     /// Moves proven to reach `value` so far; when none is proven yet, the one move to play now
     /// (a short look-ahead's pick among the moves not proven worse: `best_proven` false).
-    /// Empty only when the game is over.
+    /// Empty when the game is over, or when no move's sowing ended within the time the pick
+    /// may take (`unfinished` then lists them).
     pub best: Vec<u8>,
     /// Whether `best` holds proven best moves (true) or the unproven pick (false).
     pub best_proven: bool,
     /// Moves proven not to reach it.
     pub worse: Vec<u8>,
+    /// Moves whose sowing was still relaying (docs/rules.md §2.9) when the time to pick a move
+    /// to play ran out: not played, not known to end. Absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unfinished: Vec<u8>,
     pub nodes: u64,
     pub seconds: f64,
 }

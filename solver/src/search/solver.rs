@@ -135,7 +135,7 @@ impl<'o, G: Game> Solver<'o, G> {
         let s = pos.stake();
         let (lo, hi) = self.pool.floor(pos, -s, s)?;
         let mut children = Children::new();
-        pos.children(&mut children);
+        self.pool.root_children(pos, &mut children)?;
         let hint = self.pool.table_move(pos);
         let value = self.settle_moves(children.as_slice(), hint, lo, hi, proven)?;
         let pv = self.pool.pv(pos, value)?;
@@ -231,7 +231,7 @@ impl<'o, G: Game> Solver<'o, G> {
     ) -> Result<(i32, Vec<G::Move>), SearchError> {
         let value = self.value(pos)?;
         let mut children = Children::new();
-        pos.children(&mut children);
+        self.pool.root_children(pos, &mut children)?;
         let mut best = Vec::new();
         let hint = self.pool.table_move(pos);
         for c in children.as_slice() {
@@ -272,7 +272,7 @@ impl<'o, G: Game> Solver<'o, G> {
         proven: &mut Proven<G::Move>,
     ) -> Result<(), SearchError> {
         let mut children = Children::new();
-        pos.children(&mut children);
+        self.pool.root_children(pos, &mut children)?;
         for c in children.as_slice() {
             let f = self.value(&c.next)?;
             proven

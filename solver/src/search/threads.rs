@@ -143,6 +143,16 @@ impl<'o, G: Game> Pool<'o, G> {
         }
     }
 
+    /// The children of `pos` for a driver at the root (the moves to settle or value), generated
+    /// under the stop flag: a root move whose sowing runs billions of laps (docs/rules.md §2.9)
+    /// must not keep a stopped search running.
+    pub(super) fn root_children(&self, pos: &G, out: &mut Children<G>) -> Result<(), SearchError> {
+        let never = AtomicBool::new(false);
+        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
+        pos.children_until(out, stop)
+            .map_err(|_| SearchError::Interrupted)
+    }
+
     /// Audits the oracle's answers for `pos` and for each of its children (see
     /// [`Oracle::audit`]), failing with the first fault found. The entry points call it for the
     /// position they answer about, whose value and moves they report; the jobs inside (the
@@ -181,7 +191,9 @@ impl<'o, G: Game> Pool<'o, G> {
 fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: &AtomicBool) {
     oracle.audit(pos, stop);
     let mut children = Children::new();
-    pos.children(&mut children);
+    if pos.children_until(&mut children, stop).is_err() {
+        return;
+    }
     for c in children.as_slice() {
         if stop.load(Ordering::Relaxed) {
             return;

@@ -178,23 +178,12 @@ pub fn search_error(e: SearchError) -> anyhow::Error {
     }
 }
 
-/// How deep the look-ahead of [`fallback_move`] goes.
-pub const FALLBACK_DEPTH: u32 = 6;
-
-/// A move to play when a stopped search proved none best: the choice of a
-/// [`FALLBACK_DEPTH`]-ply look-ahead among the moves not proven `worse` (the lowest-numbered
-/// such move when the look-ahead picks a worse one). `None` only when the game is over.
+/// A move to play when a stopped search proved none best ([`crate::fallback::pick`]: a
+/// look-ahead among the moves not proven `worse`, else the first move whose sowing ends soon).
+/// `None` when the game is over or no move's sowing ended within the pick's time.
 pub fn fallback_move<R: Rules>(
     p: &Position<R>,
     worse: &[mancala::board::Move],
 ) -> Option<mancala::board::Move> {
-    let never = std::sync::atomic::AtomicBool::new(false);
-    if let Some(g) = solver::lookahead::best_move(p, FALLBACK_DEPTH, &never) {
-        if !worse.contains(&g.mv) {
-            return Some(g.mv);
-        }
-    }
-    let moves = p.legal_moves();
-    let open = moves.as_slice().iter().find(|m| !worse.contains(m));
-    open.or(moves.as_slice().first()).copied()
+    crate::fallback::pick(p, worse).mv()
 }

@@ -8,6 +8,7 @@
 mod batch;
 mod draw;
 mod engine;
+mod fallback;
 mod generate;
 mod interactive;
 mod match_cmd;

@@ -1,7 +1,9 @@
 //! What a stopped search proved, and how `solve` and `analyze` report it: bounds on the value,
 //! the moves proven best or worse, each move's bounds (exit status 124 or 130).
 
+use crate::fallback;
 use anyhow::Result;
+use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::Position;
 use mancala_cli::{exit, json, report};
@@ -74,9 +76,13 @@ pub(super) fn stopped_solve<R: Rules>(
     let (lower, upper) = value.map_or((stopped.lower, stopped.upper), |v| (v, v));
     let mut best: Vec<u8> = proven.best.iter().map(|m| m.0).collect();
     let best_proven = !best.is_empty();
-    // A stopped solve still says what to play: a proven best move, or else the look-ahead's.
+    // A stopped solve still says what to play: a proven best move, or else the look-ahead's
+    // (or, when that runs out of time, the first move whose sowing ends soon).
+    let mut unfinished = Vec::new();
     if !best_proven {
-        best.extend(crate::engine::fallback_move(p, &proven.worse).map(|m| m.0));
+        let pick = crate::fallback::pick(p, &proven.worse);
+        best.extend(pick.mv().map(|m| m.0));
+        unfinished = pick.unfinished().iter().map(|m| m.0).collect();
     }
     json::SolveStopped {
         head: json::PositionHead::of("solve", p),
@@ -89,6 +95,7 @@ pub(super) fn stopped_solve<R: Rules>(
         best,
         best_proven,
         worse: proven.worse.iter().map(|m| m.0).collect(),
+        unfinished,
         nodes: stopped.nodes,
         seconds: stopped.seconds,
     }
@@ -122,12 +129,11 @@ pub(super) fn print_stopped_solve<R: Rules>(
         )?,
     }
     if v.value.is_some() {
-        let mut children = Children::new();
-        p.children(&mut children);
-        let untested: Vec<u8> = children
-            .as_slice()
-            .iter()
-            .map(|c| c.mv.0)
+        // The moves were all sown once by the search that proved the value, but their
+        // sowings are sown again here: under the pick's budget, like every sowing after a stop.
+        let moves = legal_moves_within(p).unwrap_or_default();
+        let untested: Vec<u8> = moves
+            .into_iter()
             .filter(|m| !proven_best.contains(m) && !v.worse.contains(m))
             .collect();
         if v.best_proven {
@@ -142,17 +148,29 @@ pub(super) fn print_stopped_solve<R: Rules>(
             writeln!(out, "untested: {}", list_or_none(&untested))?;
         }
     }
-    if let Some(m) = pick {
-        writeln!(
+    let among = if v.worse.is_empty() {
+        ""
+    } else {
+        " among the moves not proven worse"
+    };
+    let unfinished: Vec<Move> = v.unfinished.iter().map(|&m| Move(m)).collect();
+    match pick {
+        Some(m) if unfinished.is_empty() => writeln!(
             out,
-            "move:     {m} (to play now, not proven best: the pick of a {}-ply look-ahead{})",
-            crate::engine::FALLBACK_DEPTH,
-            if v.worse.is_empty() {
-                ""
-            } else {
-                " among the moves not proven worse"
-            }
-        )?;
+            "move:     {m} (to play now, not proven best: the pick of a {}-ply look-ahead{among})",
+            fallback::DEPTH,
+        )?,
+        Some(m) => writeln!(
+            out,
+            "move:     {m} (to play now, not proven best: the first move whose sowing ended{among}; {})",
+            fallback::unfinished_words(&unfinished)
+        )?,
+        None if !v.best_proven && !p.is_over() => writeln!(
+            out,
+            "move:     cannot play now: {}",
+            fallback::unfinished_words(&unfinished)
+        )?,
+        None => {}
     }
     writeln!(
         out,
@@ -177,7 +195,14 @@ pub(super) fn stopped_analysis<R: Rules>(
     proven: &Proven<<Position<R> as Game>::Move>,
 ) -> json::AnalyzeStopped {
     let mut children = Children::new();
-    p.children(&mut children);
+    // Sown again after the stop, so under a budget of its own; when a sowing does not end in
+    // it, no move is listed and the bounds are the whole stake's.
+    let listed = fallback::within(fallback::BUDGET, |stop| {
+        p.children_until(&mut children, stop)
+    });
+    if listed.is_err() {
+        children.clear();
+    }
     // Each move's bounds from the mover's view: exact when valued; the search's bounds for the
     // one being valued; the child's whole range for the rest.
     let bounds: Vec<(u8, i32, i32, bool)> = children
@@ -220,6 +245,10 @@ pub(super) fn stopped_analysis<R: Rules>(
     let (lower, upper) = match (lower_mover, upper_mover) {
         (Some(a), Some(b)) => {
             let (x, y) = (p.final_value(a), p.final_value(b));
+            (x.min(y), x.max(y))
+        }
+        _ if listed.is_err() => {
+            let (x, y) = (p.final_value(-p.stake()), p.final_value(p.stake()));
             (x.min(y), x.max(y))
         }
         _ => (p.final_value(0), p.final_value(0)),
@@ -290,6 +319,14 @@ fn decided(winner: Option<json::Winner>) -> &'static str {
         Some(json::Winner::North) => "; North wins",
         _ => "",
     }
+}
+
+/// The legal moves of `p`, or `None` when a sowing did not end within [`fallback::BUDGET`].
+fn legal_moves_within<R: Rules>(p: &Position<R>) -> Option<Vec<u8>> {
+    fallback::within(fallback::BUDGET, |stop| {
+        p.legal_moves_until(mancala::stop::Stop::of(stop)).ok()
+    })
+    .map(|l| l.as_slice().iter().map(|m| m.0).collect())
 }
 
 /// Moves separated by spaces, or "none".
