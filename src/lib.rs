@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod answers;
 pub mod board;
 pub mod diagram;
 pub mod endgame;
