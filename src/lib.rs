@@ -56,6 +56,7 @@ pub mod pie;
 pub mod position;
 pub mod rank;
 pub mod reference_values;
+pub mod review;
 pub mod round_perfect;
 pub mod rules;
 pub mod stop;
