@@ -3,9 +3,10 @@
 //! An analyzer answers a question about a position from the cheapest source that knows:
 //!
 //! 1. **the rules**, when the game is over;
-//! 2. **the endgame tables**, when they hold the position (or, for an analysis, each move's
+//! 2. **the opening book** built into the program ([`super::book`]);
+//! 3. **the endgame tables**, when they hold the position (or, for an analysis, each move's
 //!    result);
-//! 3. **the search**, with the tables as its oracle when they are open.
+//! 4. **the search**, with the tables as its oracle when they are open.
 //!
 //! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
 //! that does not fit it: another game, board, or more seeds), so that the positions of one game
@@ -38,6 +39,7 @@ use solver::{Children, Game};
 use tables::{TableError, Tablebase};
 
 use super::answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
+use super::book::{self, BookError};
 use super::shared_tables;
 use super::sizing::TableSize;
 use crate::board::{Move, Side};
@@ -66,15 +68,18 @@ pub struct AnalyzerConfig {
     pub table_size: TableSize,
     /// The endgame tables to search with.
     pub tables: TablesChoice,
+    /// Whether to answer from the opening book built into the program.
+    pub book: bool,
 }
 
 impl Default for AnalyzerConfig {
-    /// All cores, a growing table, the default table directory's tables.
+    /// All cores, a growing table, the default table directory's tables, the book.
     fn default() -> Self {
         Self {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_size: TableSize::growing(),
             tables: TablesChoice::Default,
+            book: true,
         }
     }
 }
@@ -121,6 +126,8 @@ pub enum AnalyzerError {
         /// The position.
         position: String,
     },
+    /// The opening book built into the program is damaged (a build fault).
+    Book(BookError),
     /// The search could not run: the transposition table could not be built, or the tables
     /// found a fault in their own data.
     Search(SearchError),
@@ -142,6 +149,7 @@ impl fmt::Display for AnalyzerError {
                     "this position is too large for exact solving: it has more possible \
                      positions than the transposition table can tell apart exactly",
                 ),
+            AnalyzerError::Book(e) => write!(f, "{e}"),
             AnalyzerError::Search(e) => write!(f, "{e}"),
         }
     }
@@ -151,6 +159,7 @@ impl std::error::Error for AnalyzerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             AnalyzerError::Tables { source, .. } => Some(source),
+            AnalyzerError::Book(e) => Some(e),
             _ => None,
         }
     }
@@ -256,6 +265,12 @@ impl<R: Rules> Analyzer<R> {
     fn known(&self, p: &Position<R>) -> Result<Option<(i32, Source)>, AnalyzerError> {
         if p.is_over() {
             return Ok(Some((0, Source::Rules)));
+        }
+        if self.config.book {
+            let values = book::values_for(p).map_err(AnalyzerError::Book)?;
+            if let Some(&f) = values.get(&p.key()) {
+                return Ok(Some((f, Source::Book)));
+            }
         }
         if let Some(tb) = self.tables_for(p)? {
             if let Some(f) = tb.probe(p) {

@@ -11,13 +11,16 @@
 //!
 //! - [`analyzer`]: the [`Analyzer`] and its configuration.
 //! - [`answer`]: what it answers ([`Answer`], [`Analysis`], [`Bounds`], [`Source`]).
+//! - [`book`]: the opening book built into the program.
 //! - [`identity`]: the stable name of a game's rules and board, under which values are kept.
 //! - [`sizing`]: the transposition table's size for a position.
 //! - [`shared_tables`]: endgame tables opened once per process.
 
 pub mod analyzer;
 pub mod answer;
+pub mod book;
 pub mod identity;
+pub mod memory;
 pub mod shared_tables;
 pub mod sizing;
 
