@@ -10,6 +10,7 @@
 //! - [`position`]: validated, always-normalised [`Position`]s; playing moves.
 //! - [`diagram`]: a position drawn as a player sees it.
 //! - [`rules`]: one file per game, and the sowing machinery they share.
+//! - [`calibrated`]: calibrated opponents, a perfect player weakened by a known amount.
 //! - [`stop`]: stopping one computation (a search, a long sowing) from outside, as a value.
 //! - [`rank`]: the combinatorial rank of a board (exact key and table index).
 //! - [`game`]: the bridge to the game-agnostic `solver` crate.
@@ -43,7 +44,9 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod answers;
 pub mod board;
+pub mod calibrated;
 pub mod diagram;
 pub mod endgame;
 pub mod game;
@@ -55,6 +58,7 @@ pub mod pie;
 pub mod position;
 pub mod rank;
 pub mod reference_values;
+pub mod review;
 pub mod round_perfect;
 pub mod rules;
 pub mod stop;

@@ -21,6 +21,7 @@ mod props;
 mod protocol;
 mod records;
 mod reference;
+mod repo_map;
 mod serve;
 mod solve;
 mod tables;

@@ -33,7 +33,7 @@ pub fn interrupted() -> bool {
 /// Removes the temporary files of table writes in progress, says why on stderr, and exits with
 /// [`INTERRUPTED`].
 pub fn exit_interrupted(what: &str) -> ! {
-    tables::atomic::abandon_writes();
+    tables::atomic_write::abandon_writes();
     eprintln!("error: {}", Interrupted(what.to_string()));
     std::process::exit(INTERRUPTED.into())
 }

@@ -11,7 +11,7 @@ use solver::{
     Stoppable,
 };
 
-use crate::atomic::write_atomic;
+use crate::atomic_write::write_atomic;
 use crate::error::TableError;
 use crate::format::{encode_parts, Encoding, TableId};
 use crate::progress::Progress;
@@ -174,7 +174,7 @@ pub fn build<I: Indexer>(
         .build()
         .map_err(|e| TableError::Threads(e.to_string()))?;
     // Writers killed before their rename (kill -9, a power cut) leave temporary files behind.
-    crate::atomic::remove_stale_temporaries(dir);
+    crate::atomic_write::remove_stale_temporaries(dir);
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
     let mut plain: Vec<Option<Vec<i8>>> = Vec::with_capacity(max_layer as usize + 1);
     for layer in 0..=max_layer {

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use solver::{solve_layer_split, Collective, Indexer};
 
-use crate::atomic::{remove_stale_temporaries, write_atomic};
+use crate::atomic_write::{remove_stale_temporaries, write_atomic};
 use crate::build::{fill_unused, layer_report, plain_of_table, plain_of_values, Built};
 use crate::error::TableError;
 use crate::format::{encode_parts, TableId};

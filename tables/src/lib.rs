@@ -32,7 +32,7 @@
 
 #![deny(missing_docs)]
 
-pub mod atomic;
+pub mod atomic_write;
 pub mod build;
 pub mod build_split;
 pub mod checksum;

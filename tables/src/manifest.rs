@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::atomic::write_atomic;
+use crate::atomic_write::write_atomic;
 use crate::error::TableError;
 use crate::format::TableId;
 

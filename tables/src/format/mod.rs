@@ -70,13 +70,13 @@
 //! # Writes and names
 //!
 //! A file is written to a temporary name in the same directory, flushed to disk, then renamed
-//! over its final name ([`crate::atomic::write_atomic`]): a reader sees either no file or a complete one, and a
+//! over its final name ([`crate::atomic_write::write_atomic`]): a reader sees either no file or a complete one, and a
 //! build killed at any point resumes from the last layer whose file is complete and valid. The
 //! name is `{game}[+{option}...]_{holes}h_k{layer:03}.mtb` ([`TableId::file_name`]); it is only
 //! a convenience for finding files, every reader checks the header. The temporary name is
 //! `.{name}.{pid}.tmp`: a build removes those whose writer is no longer alive
-//! ([`crate::atomic::remove_stale_temporaries`]), and a process stopped by a signal removes its own
-//! ([`crate::atomic::abandon_writes`]).
+//! ([`crate::atomic_write::remove_stale_temporaries`]), and a process stopped by a signal removes its own
+//! ([`crate::atomic_write::abandon_writes`]).
 
 use std::path::Path;
 

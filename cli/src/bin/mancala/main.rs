@@ -6,6 +6,7 @@
 //! never a panic: see [`run`].
 
 mod batch;
+mod book;
 mod draw;
 mod engine;
 mod fallback;
@@ -97,6 +98,9 @@ enum Command {
     },
     /// Print a man page (roff): `mancala man > mancala.1`, `mancala man solve`; `--dir DIR` writes every page.
     Man(generate::ManArgs),
+    /// The opening book built into the program: build or verify it.
+    #[command(hide = true)]
+    Book(book::BookArgs),
     /// Print the JSON Schema of every `--json` output (docs/json.schema.json is this output).
     #[command(hide = true)]
     JsonSchema,
@@ -337,6 +341,7 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
         }
         Command::Serve(a) => serve::run(&a),
         Command::Tables(a) => tables::run(a),
+        Command::Book(a) => book::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Completions { shell } => generate::completions(shell),
         Command::Man(a) => generate::man(&a),

@@ -1,0 +1,626 @@
+//! The [`Analyzer`]: the one object every front end asks for values.
+//!
+//! An analyzer answers a question about a position from the cheapest source that knows:
+//!
+//! 1. **the rules**, when the game is over;
+//! 2. **the opening book** built into the program ([`super::book`]);
+//! 3. **the endgame tables**, when they hold the position (or, for an analysis, each move's
+//!    result);
+//! 4. **the search**, with the tables as its oracle when they are open.
+//!
+//! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
+//! that does not fit it: another game, board, or more seeds), so that the positions of one game
+//! played move by move share what earlier searches proved. A search stopped by the caller's
+//! [`Limits`] answers with what it proved: exact values for the moves it finished, bounds for
+//! the rest.
+//!
+//! ```
+//! use mancala::answers::{Analyzer, AnalyzerConfig, Limits, Source, TablesChoice};
+//! use mancala::{rules::Kalah, Position};
+//! let config = AnalyzerConfig { threads: 1, tables: TablesChoice::Off, ..AnalyzerConfig::default() };
+//! let mut analyzer = Analyzer::new(config);
+//! let start = Position::start(Kalah::default(), 4, 3).unwrap();
+//! let answer = analyzer.solve(&start, &Limits::none()).unwrap();
+//! assert_eq!(answer.value.value(), Some(6)); // South wins by 6 (docs/rules.md §3.7)
+//! assert_eq!(answer.source, Source::Search);
+//! let analysis = analyzer.analyze(&start, &Limits::none()).unwrap();
+//! assert_eq!(analysis.moves.len(), 4);
+//! assert_eq!(analysis.value.value(), Some(6));
+//! ```
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
+use solver::{Children, Game};
+use tables::{TableError, Tablebase};
+
+use super::answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
+use super::book::{self, BookError};
+use super::shared_tables;
+use super::sizing::TableSize;
+use crate::board::{Move, Side};
+use crate::endgame::{default_dir, MancalaIndexer};
+use crate::rules::Rules;
+use crate::Position;
+
+/// Which endgame tables an analyzer searches with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesChoice {
+    /// None.
+    Off,
+    /// The default table directory's ([`default_dir`]), for the games it holds tables of; a
+    /// game it holds none of is searched without.
+    Default,
+    /// The tables in this directory, which must hold the game's.
+    Dir(PathBuf),
+}
+
+/// How an [`Analyzer`] searches.
+#[derive(Clone, Debug)]
+pub struct AnalyzerConfig {
+    /// Search threads (at least 1).
+    pub threads: usize,
+    /// The transposition table's size.
+    pub table_size: TableSize,
+    /// The endgame tables to search with.
+    pub tables: TablesChoice,
+    /// Whether to answer from the opening book built into the program.
+    pub book: bool,
+}
+
+impl Default for AnalyzerConfig {
+    /// All cores, a growing table, the default table directory's tables, the book.
+    fn default() -> Self {
+        Self {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            table_size: TableSize::growing(),
+            tables: TablesChoice::Default,
+            book: true,
+        }
+    }
+}
+
+/// When a question must be answered by: a time limit, a stop flag raised from outside, or
+/// neither. A search stopped by either answers with what it proved.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop searching after this long.
+    pub time: Option<Duration>,
+    /// Stop searching once this flag is raised.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limit: the search runs until it is exact.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// A time limit.
+    pub fn time(limit: Duration) -> Self {
+        Self {
+            time: Some(limit),
+            stop: None,
+        }
+    }
+}
+
+/// Why an analyzer gave no answer at all (a stopped search is not an error: it answers with
+/// bounds).
+#[derive(Debug)]
+pub enum AnalyzerError {
+    /// The endgame tables asked for could not be opened (missing, damaged, foreign).
+    Tables {
+        /// Their directory.
+        dir: PathBuf,
+        /// What is wrong.
+        source: TableError,
+    },
+    /// The endgame tables asked for by directory cannot value this position: it has burnt pits
+    /// or sons (docs/rules.md §13.1), and a table slot is a board whose pits are all open.
+    TablesCannotHold {
+        /// The position.
+        position: String,
+    },
+    /// The opening book built into the program is damaged (a build fault).
+    Book(BookError),
+    /// The search could not run: the transposition table could not be built, or the tables
+    /// found a fault in their own data.
+    Search(SearchError),
+}
+
+impl fmt::Display for AnalyzerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalyzerError::Tables { dir, source } => {
+                write!(f, "endgame tables in {}: {source}", dir.display())
+            }
+            AnalyzerError::TablesCannotHold { position } => write!(
+                f,
+                "endgame tables hold positions whose pits are all open; {position} has burnt \
+                 pits or sons, so it is searched without tables"
+            ),
+            AnalyzerError::Search(SearchError::Table(solver::TtError::KeyTooLarge { .. })) => f
+                .write_str(
+                    "this position is too large for exact solving: it has more possible \
+                     positions than the transposition table can tell apart exactly",
+                ),
+            AnalyzerError::Book(e) => write!(f, "{e}"),
+            AnalyzerError::Search(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnalyzerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AnalyzerError::Tables { source, .. } => Some(source),
+            AnalyzerError::Book(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The search an analyzer keeps between calls, and what it was built for.
+struct Slot<R: Rules> {
+    rules: R,
+    holes: u8,
+    /// The key bound and stake of the position it was built for: it serves any position of the
+    /// same rules and board within both.
+    key_bound: u128,
+    stake: i32,
+    tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
+    solver: Solver<'static, Position<R>>,
+}
+
+impl<R: Rules> Slot<R> {
+    fn fits(&self, p: &Position<R>) -> bool {
+        self.rules == *p.rules()
+            && self.holes == p.board().holes
+            && p.key_bound() <= self.key_bound
+            && p.stake() <= self.stake
+    }
+}
+
+/// Asks for values: see the [module documentation](self).
+pub struct Analyzer<R: Rules> {
+    config: AnalyzerConfig,
+    /// The search's stop flag, raised by [`Limits`] through the watch of each call.
+    stop: Arc<AtomicBool>,
+    /// The search's live counters (nodes, bounds of the job running), for a progress display.
+    progress: Arc<Progress>,
+    slot: Option<Slot<R>>,
+}
+
+impl<R: Rules> Analyzer<R> {
+    /// An analyzer that searches as `config` says. Nothing is opened or allocated until the
+    /// first question.
+    pub fn new(config: AnalyzerConfig) -> Self {
+        Self {
+            config,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: Arc::new(Progress::new()),
+            slot: None,
+        }
+    }
+
+    /// How it searches.
+    pub fn config(&self) -> &AnalyzerConfig {
+        &self.config
+    }
+
+    /// The live counters of the search running now (nodes, and bounds on the value of the
+    /// position being searched), for a progress display on another thread.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.progress.clone()
+    }
+
+    /// The endgame tables for `p` under the configuration, opened once per process.
+    ///
+    /// # Errors
+    /// [`AnalyzerError::Tables`] when the tables asked for cannot be opened;
+    /// [`AnalyzerError::TablesCannotHold`] when a directory was named for a position with
+    /// burnt pits or sons.
+    pub fn tables_for(
+        &self,
+        p: &Position<R>,
+    ) -> Result<Option<&'static Tablebase<MancalaIndexer<R>>>, AnalyzerError> {
+        let dir = match &self.config.tables {
+            TablesChoice::Off => return Ok(None),
+            TablesChoice::Default => {
+                let dir = default_dir();
+                if p.board().has_statuses() || !shared_tables::holds_tables(&dir, p) {
+                    return Ok(None);
+                }
+                dir
+            }
+            TablesChoice::Dir(dir) => {
+                if p.board().has_statuses() {
+                    return Err(AnalyzerError::TablesCannotHold {
+                        position: p.to_string(),
+                    });
+                }
+                dir.clone()
+            }
+        };
+        shared_tables::for_search(&dir, p)
+            .map(Some)
+            .map_err(|source| AnalyzerError::Tables { dir, source })
+    }
+
+    /// Whether a search of `p` probes endgame tables.
+    ///
+    /// # Errors
+    /// As [`Analyzer::tables_for`].
+    pub fn uses_tables(&self, p: &Position<R>) -> Result<bool, AnalyzerError> {
+        Ok(self.tables_for(p)?.is_some())
+    }
+
+    /// The future value of `p` (for its side to move) when a source other than the search
+    /// knows it exactly, and which.
+    fn known(&self, p: &Position<R>) -> Result<Option<(i32, Source)>, AnalyzerError> {
+        if p.is_over() {
+            return Ok(Some((0, Source::Rules)));
+        }
+        if self.config.book {
+            let values = book::values_for(p).map_err(AnalyzerError::Book)?;
+            if let Some(&f) = values.get(&p.key()) {
+                return Ok(Some((f, Source::Book)));
+            }
+        }
+        if let Some(tb) = self.tables_for(p)? {
+            if let Some(f) = tb.probe(p) {
+                return Ok(Some((f, Source::Tables)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The search, fitted to `p`: the one kept from earlier calls when `p` fits it, else a new
+    /// one sized to `p`.
+    fn solver_for(
+        &mut self,
+        p: &Position<R>,
+    ) -> Result<&mut Solver<'static, Position<R>>, AnalyzerError> {
+        let tables = self.tables_for(p)?;
+        let fits = self.slot.as_ref().is_some_and(|s| {
+            s.fits(p) && s.tables.map(|t| t as *const _) == tables.map(|t| t as *const _)
+        });
+        if !fits {
+            // Free the old table before allocating the new one.
+            self.slot = None;
+            let cfg = SearchConfig {
+                threads: self.config.threads.max(1),
+                tt_bytes: self.config.table_size.first_bytes(p),
+                tt_max_bytes: self.config.table_size.max_bytes(p),
+                stop: Some(self.stop.clone()),
+                progress: Some(self.progress.clone()),
+                ..SearchConfig::default()
+            };
+            let oracle = tables.map(|t| t as &'static dyn Oracle<Position<R>>);
+            let solver = Solver::new(p, cfg, oracle).map_err(AnalyzerError::Search)?;
+            self.slot = Some(Slot {
+                rules: *p.rules(),
+                holes: p.board().holes,
+                key_bound: p.key_bound(),
+                stake: p.stake(),
+                tables,
+                solver,
+            });
+        }
+        Ok(&mut self.slot.as_mut().expect("the slot was just filled").solver)
+    }
+
+    /// Runs `job` with the search's stop flag lowered, raising it when `limits` say so.
+    fn watched<T>(&mut self, limits: &Limits, job: impl FnOnce(&mut Self) -> T) -> T {
+        self.stop.store(false, Ordering::Relaxed);
+        if limits.time.is_none() && limits.stop.is_none() {
+            return job(self);
+        }
+        let deadline = limits.time.map(|t| Instant::now() + t);
+        let done = AtomicBool::new(false);
+        let stop = self.stop.clone();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    let asked = limits
+                        .stop
+                        .as_ref()
+                        .is_some_and(|s| s.load(Ordering::Relaxed));
+                    if late || asked {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            });
+            let answer = job(self);
+            done.store(true, Ordering::Relaxed);
+            answer
+        })
+    }
+
+    /// Solves `p`: its value, its best moves and a principal variation, or, when `limits`
+    /// stop the search first, the bounds and the moves it proved.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
+    pub fn solve(&mut self, p: &Position<R>, limits: &Limits) -> Result<Answer, AnalyzerError> {
+        let started = Instant::now();
+        if let Some(a) = self.solve_from_known(p, started)? {
+            return Ok(a);
+        }
+        let nodes_before = self.progress.nodes();
+        let mut proven = Proven::default();
+        let result = self.watched(limits, |me| -> Result<_, AnalyzerError> {
+            let solver = me.solver_for(p)?;
+            Ok(solver.solve_tracked(p, &mut proven))
+        })?;
+        let to_final = |f: Bounds| Bounds::between(p.final_value(f.lower), p.final_value(f.upper));
+        match result {
+            Ok(r) => Ok(Answer {
+                value: Bounds::exact(p.final_value(r.value)),
+                future: Bounds::exact(r.value),
+                best: r.best,
+                worse: settled_worse(p, &proven),
+                pv: r.pv,
+                complete: true,
+                source: Source::Search,
+                nodes: r.nodes,
+                seconds: started.elapsed().as_secs_f64(),
+            }),
+            Err(SearchError::Interrupted) => {
+                let future = match proven.value {
+                    Some(v) => Bounds::exact(v),
+                    None => {
+                        let (lo, hi) = self.progress.bounds();
+                        Bounds::between(lo, hi)
+                    }
+                };
+                Ok(Answer {
+                    value: to_final(future),
+                    future,
+                    best: proven.best,
+                    worse: proven.worse,
+                    pv: Vec::new(),
+                    complete: false,
+                    source: Source::Search,
+                    nodes: self.progress.nodes().saturating_sub(nodes_before),
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            }
+            Err(e) => Err(AnalyzerError::Search(e)),
+        }
+    }
+
+    /// [`Analyzer::solve`] without a search: from the position's moves when another source
+    /// knows every one of them exactly.
+    fn solve_from_known(
+        &self,
+        p: &Position<R>,
+        started: Instant,
+    ) -> Result<Option<Answer>, AnalyzerError> {
+        let Some((moves, source)) = self.known_moves(p)? else {
+            return Ok(None);
+        };
+        let Some(&future) = moves.iter().map(|(_, v)| v).max() else {
+            // The game is over: the stores are the score.
+            return Ok(Some(Answer {
+                value: Bounds::exact(p.final_value(0)),
+                future: Bounds::exact(0),
+                best: Vec::new(),
+                worse: Vec::new(),
+                pv: Vec::new(),
+                complete: true,
+                source: Source::Rules,
+                nodes: 0,
+                seconds: started.elapsed().as_secs_f64(),
+            }));
+        };
+        let best: Vec<Move> = moves
+            .iter()
+            .filter(|m| m.1 == future)
+            .map(|m| m.0)
+            .collect();
+        let worse: Vec<Move> = moves
+            .iter()
+            .filter(|m| m.1 != future)
+            .map(|m| m.0)
+            .collect();
+        let pv = self.known_pv(p, best[0])?;
+        Ok(Some(Answer {
+            value: Bounds::exact(p.final_value(future)),
+            future: Bounds::exact(future),
+            best,
+            worse,
+            pv,
+            complete: true,
+            source,
+            nodes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+        }))
+    }
+
+    /// Every move of `p` with its exact value from the mover's view (`gain ± F(next)`), when
+    /// another source than the search knows them all, and the costliest such source.
+    #[allow(clippy::type_complexity)]
+    fn known_moves(
+        &self,
+        p: &Position<R>,
+    ) -> Result<Option<(Vec<(Move, i32)>, Source)>, AnalyzerError> {
+        let mut children = Children::new();
+        p.children(&mut children);
+        let mut moves = Vec::with_capacity(children.len());
+        let mut source = Source::Rules;
+        for c in children.as_slice() {
+            let Some((f, s)) = self.known(&c.next)? else {
+                return Ok(None);
+            };
+            moves.push((c.mv, mover_view(c, f)));
+            source = source.max(s);
+        }
+        Ok(Some((moves, source)))
+    }
+
+    /// A principal variation from `p` starting with `first`, as far as the positions after it
+    /// are known without a search.
+    fn known_pv(&self, p: &Position<R>, first: Move) -> Result<Vec<Move>, AnalyzerError> {
+        let mut pv = vec![first];
+        let mut seen = vec![p.key()];
+        let mut at = p.play_unchecked(first);
+        while !at.is_over() && !seen.contains(&at.key()) && pv.len() < 1000 {
+            seen.push(at.key());
+            let Some((moves, _)) = self.known_moves(&at)? else {
+                break;
+            };
+            let Some(&best) = moves.iter().map(|(_, v)| v).max() else {
+                break;
+            };
+            let mv = moves
+                .iter()
+                .find(|m| m.1 == best)
+                .expect("the best is a move's")
+                .0;
+            pv.push(mv);
+            at = at.play_unchecked(mv);
+        }
+        Ok(pv)
+    }
+
+    /// Every legal move of `p` valued, from the cheapest source that knows each; a search
+    /// stopped by `limits` leaves bounds on the moves it did not finish.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
+    pub fn analyze(&mut self, p: &Position<R>, limits: &Limits) -> Result<Analysis, AnalyzerError> {
+        let started = Instant::now();
+        let nodes_before = self.progress.nodes();
+        let mut children = Children::new();
+        p.children(&mut children);
+        // Each move's value from the mover's view, exact or bounded, with its source.
+        let mut values: Vec<Option<(Bounds, Source)>> = Vec::with_capacity(children.len());
+        for c in children.as_slice() {
+            values.push(
+                self.known(&c.next)?
+                    .map(|(f, s)| (Bounds::exact(mover_view(c, f)), s)),
+            );
+        }
+        let mut stopped = false;
+        for (i, c) in children.as_slice().iter().enumerate() {
+            if values[i].is_some() {
+                continue;
+            }
+            let future = if stopped {
+                let s = c.next.stake();
+                Bounds {
+                    lower: -s,
+                    upper: s,
+                }
+            } else {
+                let r = self.watched(limits, |me| -> Result<_, AnalyzerError> {
+                    Ok(me.solver_for(&c.next)?.value(&c.next))
+                })?;
+                match r {
+                    Ok(f) => Bounds::exact(f),
+                    Err(SearchError::Interrupted) => {
+                        stopped = true;
+                        let (lo, hi) = self.progress.bounds();
+                        Bounds::between(lo, hi)
+                    }
+                    Err(e) => return Err(AnalyzerError::Search(e)),
+                }
+            };
+            let view = Bounds::between(mover_view(c, future.lower), mover_view(c, future.upper));
+            values[i] = Some((view, Source::Search));
+        }
+        let moves: Vec<MoveAnswer> = children
+            .as_slice()
+            .iter()
+            .zip(&values)
+            .map(|(c, v)| {
+                let (b, source) = v.expect("every move was valued");
+                MoveAnswer {
+                    mv: c.mv,
+                    value: Bounds::between(p.final_value(b.lower), p.final_value(b.upper)),
+                    source,
+                }
+            })
+            .collect();
+        let value = position_bounds(p, &moves);
+        Ok(Analysis {
+            moves,
+            value,
+            nodes: self.progress.nodes().saturating_sub(nodes_before),
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The exact final value of `p` (or bounds, when `limits` stop the search), and where it
+    /// came from: the cheapest question.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
+    pub fn value(
+        &mut self,
+        p: &Position<R>,
+        limits: &Limits,
+    ) -> Result<(Bounds, Source), AnalyzerError> {
+        if let Some((f, s)) = self.known(p)? {
+            return Ok((Bounds::exact(p.final_value(f)), s));
+        }
+        if let Some((moves, s)) = self.known_moves(p)? {
+            let f = moves.iter().map(|m| m.1).max().unwrap_or(0);
+            return Ok((Bounds::exact(p.final_value(f)), s));
+        }
+        let r = self.watched(limits, |me| -> Result<_, AnalyzerError> {
+            Ok(me.solver_for(p)?.value(p))
+        })?;
+        let future = match r {
+            Ok(f) => Bounds::exact(f),
+            Err(SearchError::Interrupted) => {
+                let (lo, hi) = self.progress.bounds();
+                Bounds::between(lo, hi)
+            }
+            Err(e) => return Err(AnalyzerError::Search(e)),
+        };
+        Ok((
+            Bounds::between(p.final_value(future.lower), p.final_value(future.upper)),
+            Source::Search,
+        ))
+    }
+}
+
+/// A move's value from the mover's view given its result's future value `f`.
+fn mover_view<R: Rules>(c: &solver::Child<Position<R>>, f: i32) -> i32 {
+    c.gain + if c.turn_passed { -f } else { f }
+}
+
+/// The moves a finished solve did not find best, in move order.
+fn settled_worse<R: Rules>(p: &Position<R>, proven: &Proven<Move>) -> Vec<Move> {
+    p.legal_moves()
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|m| !proven.best.contains(m))
+        .collect()
+}
+
+/// The position's final value bounded by its moves': the best of them for the side to move.
+fn position_bounds<R: Rules>(p: &Position<R>, moves: &[MoveAnswer]) -> Bounds {
+    let pick = |it: &mut dyn Iterator<Item = i32>| match p.to_move() {
+        Some(Side::North) => it.min(),
+        _ => it.max(),
+    };
+    match (
+        pick(&mut moves.iter().map(|m| m.value.lower)),
+        pick(&mut moves.iter().map(|m| m.value.upper)),
+    ) {
+        (Some(lower), Some(upper)) => Bounds { lower, upper },
+        _ => Bounds::exact(p.final_value(0)),
+    }
+}

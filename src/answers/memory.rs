@@ -1,0 +1,587 @@
+//! The memory of proven positions: what searches proved (exact values, or the bounds of a
+//! stopped search, and a best move), kept on disk and shared by every process and run.
+//!
+//! ## Why SQLite
+//! The memory is written by several processes at once (a `mancala serve`, a batch, a Python
+//! notebook) and must never be left half-written. SQLite (through `rusqlite`, compiled in with
+//! its `bundled` feature) gives exactly that: transactions are atomic, its locks let any number
+//! of processes read and write one file, and its write-ahead log keeps readers off writers.
+//! redb, the other well-kept embedded store, takes an exclusive lock on its file: a second
+//! process cannot even open it, so a server and a command line could not share one memory. A
+//! file of our own would have to reinvent the locking and the journal.
+//!
+//! ## Never trusted blindly
+//! - A header, the `meta` table, names the format ([`FORMAT`]); a file that is not a SQLite
+//!   database, or one of another format or schema, is refused: it is moved aside to
+//!   `FILE.refused` and a new memory is started ([`Opened::refused`] says why).
+//! - Each record carries the rules' identity ([`rules_identity`](super::rules_identity)) next
+//!   to the position's key, and a CRC-32 of both and of its values: a record whose checksum
+//!   does not match is a damaged store, refused the same way ([`MemoryError::Damaged`]), never
+//!   served.
+//! - Values are *future* values (what the side to move still wins, stores left out), as the
+//!   transposition table keeps them, so a record answers for every position of its key.
+//!
+//! ## Bounded
+//! At most [`Memory::capacity`] records ([`DEFAULT_CAPACITY`] unless chosen): past it, the
+//! least recently used tenth is forgotten.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+
+use super::answer::Bounds;
+use crate::board::Move;
+
+/// The format this program reads and writes, as the `meta` table states it.
+pub const FORMAT: &str = "mancala memory 1";
+
+/// How many records a memory keeps by default (about 60 bytes each on disk).
+pub const DEFAULT_CAPACITY: u64 = 2_000_000;
+
+/// The environment variable naming the memory's file.
+pub const MEMORY_ENV: &str = "MANCALA_MEMORY";
+
+/// The default memory file: `$MANCALA_MEMORY`, else `memory.sqlite` beside the default table
+/// directory ([`crate::endgame::default_dir`]): `~/.cache/mancala/memory.sqlite`.
+pub fn default_path() -> PathBuf {
+    if let Some(p) = std::env::var_os(MEMORY_ENV).filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let tables = crate::endgame::default_dir();
+    tables.with_file_name("memory.sqlite")
+}
+
+/// Why the memory cannot be used.
+#[derive(Debug)]
+pub enum MemoryError {
+    /// SQLite failed (I/O, locking beyond the wait, a full disk).
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: rusqlite::Error,
+    },
+    /// A damaged or foreign store: not a database, another format, or a record whose checksum
+    /// does not match.
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A refused store could not be moved aside.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemoryError::Sqlite { path, source } => {
+                write!(f, "memory {}: {source}", path.display())
+            }
+            MemoryError::Damaged { path, why } => {
+                write!(f, "memory {}: refused, {why}", path.display())
+            }
+            MemoryError::Io { path, source } => write!(f, "memory {}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MemoryError::Sqlite { source, .. } => Some(source),
+            MemoryError::Io { source, .. } => Some(source),
+            MemoryError::Damaged { .. } => None,
+        }
+    }
+}
+
+/// What the memory knows of one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Bounds on its future value (exact when they meet).
+    pub future: Bounds,
+    /// A best move, when one is proven.
+    pub best: Option<Move>,
+}
+
+/// A memory opened, and what was refused on the way.
+pub struct Opened {
+    /// The memory.
+    pub memory: Memory,
+    /// Why an earlier file was refused and moved aside to `FILE.refused`, when one was.
+    pub refused: Option<String>,
+}
+
+/// The memory of proven positions: see the [module documentation](self).
+pub struct Memory {
+    path: PathBuf,
+    db: Connection,
+    capacity: u64,
+    /// Writes since the size was last checked.
+    writes: u64,
+}
+
+/// Writes between two checks of the size.
+const TRIM_EVERY: u64 = 4096;
+
+/// The CRC-32 of a record: its rules, key and values.
+fn record_crc(rules: &str, key: u128, r: &Record) -> u32 {
+    let mut crc = tables::checksum::update(0, rules.as_bytes());
+    crc = tables::checksum::update(crc, &key.to_be_bytes());
+    crc = tables::checksum::update(crc, &r.future.lower.to_le_bytes());
+    crc = tables::checksum::update(crc, &r.future.upper.to_le_bytes());
+    tables::checksum::update(crc, &[r.best.map_or(0, |m| m.0)])
+}
+
+impl Memory {
+    /// Opens the memory in `path`, creating it when missing; a damaged or foreign file is moved
+    /// aside to `path.refused` and a new memory started.
+    ///
+    /// # Errors
+    /// [`MemoryError`] when no memory can be opened or created there.
+    pub fn open(path: &Path, capacity: u64) -> Result<Opened, MemoryError> {
+        match Self::open_checked(path, capacity) {
+            Ok(memory) => Ok(Opened {
+                memory,
+                refused: None,
+            }),
+            Err(MemoryError::Damaged { why, .. }) => {
+                let aside = refused_path(path);
+                std::fs::rename(path, &aside).map_err(|source| MemoryError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                for suffix in ["-wal", "-shm"] {
+                    let mut side = path.as_os_str().to_owned();
+                    side.push(suffix);
+                    let _ = std::fs::remove_file(PathBuf::from(side));
+                }
+                let memory = Self::open_checked(path, capacity)?;
+                Ok(Opened {
+                    memory,
+                    refused: Some(format!(
+                        "memory {}: refused ({why}); moved to {} and started anew",
+                        path.display(),
+                        aside.display()
+                    )),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens `path`, creating the schema when the file is new, and checks its format.
+    fn open_checked(path: &Path, capacity: u64) -> Result<Memory, MemoryError> {
+        let sqlite = |source| MemoryError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        let damaged = |why: String| MemoryError::Damaged {
+            path: path.to_path_buf(),
+            why,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| MemoryError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        }
+        let db = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+        )
+        .map_err(sqlite)?;
+        db.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(sqlite)?;
+        // The first statement reads the file's header: a file that is not a database fails here.
+        let mode: Result<String, _> = db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0));
+        match mode {
+            Ok(_) => {}
+            Err(e) if is_corrupt(&e) => return Err(damaged(format!("not a memory store: {e}"))),
+            Err(e) => return Err(sqlite(e)),
+        }
+        let created = db.execute_batch(
+            "BEGIN IMMEDIATE;
+             CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+             INSERT OR IGNORE INTO meta VALUES ('format', 'mancala memory 1');
+             CREATE TABLE IF NOT EXISTS proven (
+                 rules TEXT NOT NULL,
+                 key BLOB NOT NULL,
+                 lower INTEGER NOT NULL,
+                 upper INTEGER NOT NULL,
+                 best INTEGER NOT NULL,
+                 used INTEGER NOT NULL,
+                 crc INTEGER NOT NULL,
+                 PRIMARY KEY (rules, key)
+             ) WITHOUT ROWID;
+             CREATE INDEX IF NOT EXISTS proven_used ON proven (used);
+             COMMIT;",
+        );
+        match created {
+            Ok(()) => {}
+            Err(e) if is_corrupt(&e) => return Err(damaged(format!("not a memory store: {e}"))),
+            Err(e) => {
+                // A foreign database: tables of the same name with other columns.
+                let _ = db.execute_batch("ROLLBACK");
+                return Err(damaged(format!("another schema: {e}")));
+            }
+        }
+        let format: Option<String> = db
+            .query_row("SELECT value FROM meta WHERE name = 'format'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| damaged(format!("no format: {e}")))?;
+        if format.as_deref() != Some(FORMAT) {
+            return Err(damaged(format!(
+                "its format is {:?}, this program reads {FORMAT:?}",
+                format.unwrap_or_default()
+            )));
+        }
+        // The columns must be ours (a foreign `proven` table created first would pass above).
+        db.prepare("SELECT rules, key, lower, upper, best, used, crc FROM proven LIMIT 0")
+            .map_err(|e| damaged(format!("another schema: {e}")))?;
+        let mut m = Memory {
+            path: path.to_path_buf(),
+            db,
+            capacity: capacity.max(1),
+            writes: 0,
+        };
+        m.trim()?;
+        Ok(m)
+    }
+
+    /// Its file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The most records it keeps.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// How many records it holds.
+    ///
+    /// # Errors
+    /// [`MemoryError::Sqlite`].
+    pub fn len(&self) -> Result<u64, MemoryError> {
+        self.db
+            .query_row("SELECT count(*) FROM proven", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(|source| self.sqlite(source))
+    }
+
+    /// Whether it holds no record.
+    ///
+    /// # Errors
+    /// [`MemoryError::Sqlite`].
+    pub fn is_empty(&self) -> Result<bool, MemoryError> {
+        Ok(self.len()? == 0)
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> MemoryError {
+        if is_corrupt(&source) {
+            return MemoryError::Damaged {
+                path: self.path.clone(),
+                why: source.to_string(),
+            };
+        }
+        MemoryError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// What the memory knows of the position of key `key` under the rules `rules` (their
+    /// identity), its checksum checked.
+    ///
+    /// # Errors
+    /// [`MemoryError::Damaged`] when the record's checksum does not match;
+    /// [`MemoryError::Sqlite`].
+    pub fn get(&self, rules: &str, key: u128) -> Result<Option<Record>, MemoryError> {
+        let row: Option<(i64, i64, i64, i64)> = self
+            .db
+            .prepare_cached(
+                "SELECT lower, upper, best, crc FROM proven WHERE rules = ?1 AND key = ?2",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![rules, &key.to_be_bytes()[..]], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+                .optional()
+            })
+            .map_err(|e| self.sqlite(e))?;
+        let Some((lower, upper, best, crc)) = row else {
+            return Ok(None);
+        };
+        let damaged = || MemoryError::Damaged {
+            path: self.path.clone(),
+            why: format!("the record of {rules} key {key:#x} does not match its checksum"),
+        };
+        let (Ok(lower), Ok(upper), Ok(best)) = (
+            i32::try_from(lower),
+            i32::try_from(upper),
+            u8::try_from(best),
+        ) else {
+            return Err(damaged());
+        };
+        let record = Record {
+            future: Bounds { lower, upper },
+            best: (best != 0).then_some(Move(best)),
+        };
+        if i64::from(record_crc(rules, key, &record)) != crc || lower > upper {
+            return Err(damaged());
+        }
+        Ok(Some(record))
+    }
+
+    /// Keeps what a search proved of a position: its bounds narrow those already kept (an
+    /// exact value stays exact), a best move is kept when given.
+    ///
+    /// # Errors
+    /// [`MemoryError`]: the record already kept is damaged, or SQLite failed.
+    pub fn put(&mut self, rules: &str, key: u128, proved: Record) -> Result<(), MemoryError> {
+        self.put_all(rules, &[(key, proved)])
+    }
+
+    /// [`Memory::put`] for many positions in one transaction.
+    ///
+    /// # Errors
+    /// As [`Memory::put`].
+    pub fn put_all(&mut self, rules: &str, proved: &[(u128, Record)]) -> Result<(), MemoryError> {
+        if proved.is_empty() {
+            return Ok(());
+        }
+        let tx = self
+            .db
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|source| MemoryError::Sqlite {
+                path: self.path.clone(),
+                source,
+            })?;
+        let path = self.path.clone();
+        let sqlite = |source| MemoryError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let used: i64 = tx
+            .query_row("SELECT coalesce(max(used), 0) + 1 FROM proven", [], |r| {
+                r.get(0)
+            })
+            .map_err(sqlite)?;
+        for &(key, new) in proved {
+            let old: Option<(i64, i64, i64, i64)> = tx
+                .query_row(
+                    "SELECT lower, upper, best, crc FROM proven WHERE rules = ?1 AND key = ?2",
+                    params![rules, &key.to_be_bytes()[..]],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .optional()
+                .map_err(sqlite)?;
+            let mut record = new;
+            if let Some((lower, upper, best, crc)) = old {
+                let kept = Record {
+                    future: Bounds {
+                        lower: lower as i32,
+                        upper: upper as i32,
+                    },
+                    best: (best != 0).then_some(Move(best as u8)),
+                };
+                if i64::from(record_crc(rules, key, &kept)) != crc {
+                    return Err(MemoryError::Damaged {
+                        path: self.path.clone(),
+                        why: format!(
+                            "the record of {rules} key {key:#x} does not match its checksum"
+                        ),
+                    });
+                }
+                record.future = kept.future.narrowed_by(new.future);
+                record.best = new.best.or(kept.best);
+            }
+            tx.execute(
+                "INSERT OR REPLACE INTO proven VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    rules,
+                    &key.to_be_bytes()[..],
+                    record.future.lower,
+                    record.future.upper,
+                    record.best.map_or(0, |m| m.0),
+                    used,
+                    record_crc(rules, key, &record)
+                ],
+            )
+            .map_err(sqlite)?;
+        }
+        tx.commit().map_err(sqlite)?;
+        self.writes += proved.len() as u64;
+        if self.writes >= TRIM_EVERY {
+            self.trim()?;
+        }
+        Ok(())
+    }
+
+    /// Forgets the least recently written tenth of the records when there are more than the
+    /// capacity.
+    fn trim(&mut self) -> Result<(), MemoryError> {
+        self.writes = 0;
+        let n = self.len()?;
+        if n <= self.capacity {
+            return Ok(());
+        }
+        let drop = n - self.capacity + self.capacity / 10;
+        self.db
+            .execute(
+                "DELETE FROM proven WHERE (rules, key) IN \
+                 (SELECT rules, key FROM proven ORDER BY used LIMIT ?1)",
+                params![drop as i64],
+            )
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+}
+
+/// Whether SQLite says the file is not a database or is corrupt.
+fn is_corrupt(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt)
+    )
+}
+
+/// Where a refused file is moved: `FILE.refused`.
+fn refused_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".refused");
+    PathBuf::from(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("mancala-memory-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("memory.sqlite")
+    }
+
+    #[test]
+    fn bounds_narrow_and_an_exact_value_stays() {
+        let path = temp("narrow");
+        let mut m = Memory::open(&path, 100).unwrap().memory;
+        let id = "kalah/6";
+        assert_eq!(m.get(id, 7).unwrap(), None);
+        let wide = Record {
+            future: Bounds {
+                lower: -10,
+                upper: 20,
+            },
+            best: None,
+        };
+        m.put(id, 7, wide).unwrap();
+        let tighter = Record {
+            future: Bounds {
+                lower: 2,
+                upper: 30,
+            },
+            best: Some(Move(3)),
+        };
+        m.put(id, 7, tighter).unwrap();
+        let got = m.get(id, 7).unwrap().unwrap();
+        assert_eq!(
+            got.future,
+            Bounds {
+                lower: 2,
+                upper: 20
+            }
+        );
+        assert_eq!(got.best, Some(Move(3)));
+        // Another game's record of the same key is another record.
+        assert_eq!(m.get("kalah+empty-capture/6", 7).unwrap(), None);
+        drop(m);
+        // Reopened by another connection (another process would see the same).
+        let m = Memory::open(&path, 100).unwrap().memory;
+        assert_eq!(
+            m.get(id, 7).unwrap().unwrap().future,
+            Bounds {
+                lower: 2,
+                upper: 20
+            }
+        );
+    }
+
+    #[test]
+    fn a_damaged_record_is_refused_and_the_store_rebuilt() {
+        let path = temp("damaged");
+        let mut m = Memory::open(&path, 100).unwrap().memory;
+        m.put(
+            "kalah/6",
+            9,
+            Record {
+                future: Bounds::exact(4),
+                best: None,
+            },
+        )
+        .unwrap();
+        // A bit flips in the value, not in the checksum.
+        m.db.execute("UPDATE proven SET lower = 5, upper = 5", [])
+            .unwrap();
+        let e = m.get("kalah/6", 9).unwrap_err();
+        assert!(matches!(e, MemoryError::Damaged { .. }), "{e}");
+        drop(m);
+        // A file that is not a database is moved aside and a new memory started.
+        std::fs::write(
+            &path,
+            b"this is not a database, but it is long enough to have a header",
+        )
+        .unwrap();
+        let opened = Memory::open(&path, 100).unwrap();
+        let why = opened.refused.expect("the file was refused");
+        assert!(why.contains("refused"), "{why}");
+        assert!(refused_path(&path).exists());
+        assert!(opened.memory.is_empty().unwrap());
+    }
+
+    #[test]
+    fn a_foreign_database_is_refused() {
+        let path = temp("foreign");
+        let db = Connection::open(&path).unwrap();
+        db.execute_batch("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'someone else 7');").unwrap();
+        drop(db);
+        let opened = Memory::open(&path, 100).unwrap();
+        assert!(opened.refused.unwrap().contains("someone else 7"));
+    }
+
+    #[test]
+    fn the_least_recently_written_are_forgotten_past_the_capacity() {
+        let path = temp("capacity");
+        let mut m = Memory::open(&path, 10).unwrap().memory;
+        for k in 0..20u128 {
+            m.put(
+                "kalah/6",
+                k,
+                Record {
+                    future: Bounds::exact(1),
+                    best: None,
+                },
+            )
+            .unwrap();
+        }
+        drop(m);
+        let m = Memory::open(&path, 10).unwrap().memory;
+        assert!(m.len().unwrap() <= 10);
+        assert!(m.get("kalah/6", 19).unwrap().is_some());
+        assert!(m.get("kalah/6", 0).unwrap().is_none());
+    }
+}

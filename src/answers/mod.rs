@@ -1,0 +1,33 @@
+//! Exact answers for every front end: one [`Analyzer`] that asks, cheapest first, the opening
+//! book, the memory of proven positions, the endgame tables and the search.
+//!
+//! The command line, the web server, the engine protocol and the Python package all ask an
+//! [`Analyzer`] for values, so that each of them answers from the same sources in the same
+//! order and says which one answered ([`Source`]). An analyzer keeps what is costly to build
+//! across calls: the endgame tables (opened once per process, [`shared_tables`]) and one
+//! transposition table, sized to the position as the command line sizes it ([`TableSize`]).
+//! A search stopped by its time limit or its stop flag still answers with what it proved
+//! ([`Bounds`]), never with a bare error.
+//!
+//! - [`analyzer`]: the [`Analyzer`] and its configuration.
+//! - [`answer`]: what it answers ([`Answer`], [`Analysis`], [`Bounds`], [`Source`]).
+//! - [`book`]: the opening book built into the program.
+//! - [`identity`]: the stable name of a game's rules and board, under which values are kept.
+//! - [`sizing`]: the transposition table's size for a position.
+//! - [`shared_tables`]: endgame tables opened once per process.
+
+pub mod analyzer;
+pub mod answer;
+pub mod book;
+pub mod identity;
+pub mod memory;
+pub mod shared_tables;
+pub mod sizing;
+
+pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, TablesChoice};
+pub use answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
+pub use identity::rules_identity;
+pub use sizing::TableSize;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,95 @@
+//! The analyzer against the plain search ([`crate::analyze`], [`crate::solve`]): the same values
+//! from a kept table, and bounds that hold when a search is stopped.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::*;
+use crate::rules::Kalah;
+use crate::{Position, SearchConfig};
+
+fn analyzer() -> Analyzer<Kalah> {
+    Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Off,
+        ..AnalyzerConfig::default()
+    })
+}
+
+fn plain() -> SearchConfig {
+    SearchConfig {
+        threads: 1,
+        tt_bytes: 4 << 20,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn one_analyzer_answers_a_game_move_by_move_as_fresh_searches_do() {
+    let mut a = analyzer();
+    let mut p = Position::start(Kalah::default(), 4, 3).unwrap();
+    while !p.is_over() {
+        let fresh = crate::analyze(&p, &plain()).unwrap();
+        let kept = a.analyze(&p, &Limits::none()).unwrap();
+        let got: Vec<_> = kept
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.value.value().unwrap()))
+            .collect();
+        assert_eq!(got, fresh, "{p}");
+        let solved = a.solve(&p, &Limits::none()).unwrap();
+        assert_eq!(solved.value, kept.value, "{p}");
+        assert_eq!(solved.best, kept.best(), "{p}");
+        assert!(solved.complete);
+        // Play the last best move, so that the game goes somewhere other than the PV.
+        p = p.play_unchecked(*solved.best.last().unwrap());
+    }
+    let over = a.solve(&p, &Limits::none()).unwrap();
+    assert_eq!(over.source, Source::Rules);
+    assert_eq!(over.value, Bounds::exact(p.final_value(0)));
+}
+
+#[test]
+fn a_stopped_analysis_answers_with_bounds_that_hold() {
+    let mut a = analyzer();
+    let p = Position::start(Kalah::default(), 4, 4).unwrap();
+    let stop = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        time: None,
+        stop: Some(stop),
+    };
+    let stopped = a.analyze(&p, &limits).unwrap();
+    assert!(!stopped.complete());
+    let exact = a.analyze(&p, &Limits::none()).unwrap();
+    for (s, e) in stopped.moves.iter().zip(&exact.moves) {
+        let v = e.value.value().unwrap();
+        assert!(
+            s.value.lower <= v && v <= s.value.upper,
+            "{s:?} against {v}"
+        );
+    }
+    let v = exact.value.value().unwrap();
+    assert!(stopped.value.lower <= v && v <= stopped.value.upper);
+    let solved = a
+        .solve(
+            &p,
+            &Limits {
+                time: Some(std::time::Duration::ZERO),
+                stop: None,
+            },
+        )
+        .unwrap();
+    assert!(solved.value.lower <= v && v <= solved.value.upper);
+}
+
+#[test]
+fn named_tables_that_are_not_there_are_an_error_naming_the_directory() {
+    let mut a: Analyzer<Kalah> = Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Dir("/nonexistent/mancala-tables".into()),
+        ..AnalyzerConfig::default()
+    });
+    let p = Position::start(Kalah::default(), 4, 3).unwrap();
+    let e = a.solve(&p, &Limits::none()).unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/mancala-tables"), "{e}");
+}

@@ -1,0 +1,137 @@
+//! [`SolverSource`]: the review's values from one exact search ([`solver::search::Solver`]),
+//! with endgame tables when given, and a time limit per search.
+
+use super::{Best, Bounds, Evaluate, Limit, ReviewError};
+use crate::rules::Rules;
+use crate::Position;
+use solver::search::{Oracle, Progress, Solver};
+use solver::{SearchConfig, SearchError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How often the timer of a limited search looks at the abort flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Values from one solver: one transposition table for every position asked about (the
+/// positions of a game, or of a batch of games, share what earlier ones proved), endgame tables
+/// when given.
+///
+/// Each search may be limited ([`Limit`]): a timer beside it raises the solver's own stop flag,
+/// the search answers the bounds it proved ([`Progress::bounds`]), and the flag is lowered for
+/// the next one. What the search stored in the table stays valid: a stopped search stores only
+/// what it proved. A second flag, `abort`, stops the whole review ([`ReviewError::Interrupted`]).
+pub struct SolverSource<'o, R: Rules> {
+    solver: Solver<'o, Position<R>>,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Progress>,
+    abort: Option<Arc<AtomicBool>>,
+}
+
+impl<'o, R: Rules> SolverSource<'o, R> {
+    /// A source for `root` and every position with no more seeds on its board of the same
+    /// width (the table's keys are sized by `root`): the start of the game, or the largest
+    /// start of a batch. `cfg`'s stop flag and progress counters are replaced by the source's
+    /// own; raising `abort` (a Ctrl-C flag) stops the review.
+    ///
+    /// # Errors
+    /// [`ReviewError::Search`] when the transposition table cannot be built.
+    pub fn new(
+        root: &Position<R>,
+        mut cfg: SearchConfig,
+        oracle: Option<&'o dyn Oracle<Position<R>>>,
+        abort: Option<Arc<AtomicBool>>,
+    ) -> Result<Self, ReviewError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(Progress::new());
+        cfg.stop = Some(stop.clone());
+        cfg.progress = Some(progress.clone());
+        let solver = Solver::new(root, cfg, oracle).map_err(ReviewError::Search)?;
+        Ok(Self {
+            solver,
+            stop,
+            progress,
+            abort,
+        })
+    }
+
+    /// Nodes searched so far, over every call.
+    pub fn nodes(&self) -> u64 {
+        self.solver.nodes()
+    }
+
+    /// Runs `job` on the solver until it ends or `limit` passes; `None` when the limit stopped
+    /// it.
+    fn run<T>(
+        &mut self,
+        limit: Limit,
+        job: impl FnOnce(&mut Solver<'o, Position<R>>) -> Result<T, SearchError>,
+    ) -> Result<Option<T>, ReviewError> {
+        if self.aborted() {
+            return Err(ReviewError::Interrupted);
+        }
+        let deadline = limit.duration().map(|d| Instant::now() + d);
+        let result = if deadline.is_none() && self.abort.is_none() {
+            job(&mut self.solver)
+        } else {
+            let (done, wait) = mpsc::channel::<()>();
+            let (stop, abort) = (self.stop.clone(), self.abort.clone());
+            let solver = &mut self.solver;
+            std::thread::scope(|scope| {
+                scope.spawn(move || loop {
+                    let now = Instant::now();
+                    let pause =
+                        deadline.map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
+                    match wait.recv_timeout(pause) {
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        // The job ended (its sender dropped).
+                        _ => return,
+                    }
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    if late || abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                });
+                let r = job(solver);
+                drop(done);
+                r
+            })
+        };
+        self.stop.store(false, Ordering::Relaxed);
+        match result {
+            Ok(v) => Ok(Some(v)),
+            Err(SearchError::Interrupted) if self.aborted() => Err(ReviewError::Interrupted),
+            Err(SearchError::Interrupted) => Ok(None),
+            Err(e) => Err(ReviewError::Search(e)),
+        }
+    }
+
+    fn aborted(&self) -> bool {
+        self.abort
+            .as_ref()
+            .is_some_and(|a| a.load(Ordering::Relaxed))
+    }
+}
+
+impl<R: Rules> Evaluate<R> for SolverSource<'_, R> {
+    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<Bounds, ReviewError> {
+        match self.run(limit, |s| s.value(p))? {
+            Some(f) => Ok(Bounds::exact(p.final_value(f))),
+            None => {
+                // The bounds proved on the future value of `p`, the job just stopped.
+                let (lo, hi) = self.progress.bounds();
+                Ok(Bounds::new(p.final_value(lo), p.final_value(hi)))
+            }
+        }
+    }
+
+    fn best_moves(&mut self, p: &Position<R>, limit: Limit) -> Result<Option<Best>, ReviewError> {
+        Ok(self
+            .run(limit, |s| s.best_moves(p, false))?
+            .map(|(f, moves)| Best {
+                value: p.final_value(f),
+                moves,
+            }))
+    }
+}
