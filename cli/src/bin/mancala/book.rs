@@ -173,7 +173,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R) -> Result<ExitCode> {
             future,
             line: 0,
         });
-        tables::atomic::write_atomic(&a.file, &[book.render().as_bytes()])
+        tables::atomic_write::write_atomic(&a.file, &[book.render().as_bytes()])
             .with_context(|| format!("cannot write {}", a.file.display()))?;
         eprintln!(
             "[{}/{}] {p} {future:+} ({:.1} s, {:.0} s in all)",
