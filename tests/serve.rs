@@ -547,3 +547,239 @@ fn matches(want: &Value, got: &Value, at: &str) {
         _ => assert_eq!(want, got, "{at}"),
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 56: a server that cannot be wedged, used by its own page only.
+
+/// RELAY (tests/data/relay.txt): a Walak-pussa position whose move 2 relays for longer than any
+/// test waits.
+pub(crate) fn relay() -> &'static str {
+    include_str!("data/relay.txt")
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .expect("a position in tests/data/relay.txt")
+        .trim()
+}
+
+/// Sends `request` (the whole HTTP request, as is) on a fresh connection and reads the answer
+/// (within `secs`): its status and body. A raw connection, so that `Host` and the body's
+/// framing are exactly what the test says.
+fn raw(s: &Server, request: &str, secs: u64) -> (u16, String) {
+    use std::io::{Read, Write};
+    let addr = s.url.trim_start_matches("http://");
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(secs))).unwrap();
+    c.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    // The answer's head and its JSON body: read until the connection closes, the body is
+    // whole, or the time runs out.
+    loop {
+        match c.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+        let text = String::from_utf8_lossy(&answer);
+        if let Some((_, body)) = text.split_once("\r\n\r\n") {
+            if serde_json::from_str::<Value>(body).is_ok() {
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or("", |x| x.1).to_string();
+    (status, body)
+}
+
+/// A POST of `body` to `path` with the given extra header lines.
+fn post_raw(s: &Server, path: &str, headers: &str, body: &str) -> (u16, String) {
+    let host = s.url.trim_start_matches("http://");
+    raw(
+        s,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+        30,
+    )
+}
+
+#[test]
+fn two_endless_looking_relays_do_not_wedge_the_server() {
+    // Finding 2: each RELAY request answered 503 but kept sowing and its permit, and every
+    // later request waited forever. Now the time limit stops the sowing itself.
+    let s = Server::start(&["--time-limit", "2"]);
+    let body = json!({"game":"walak-pussa","position":relay()}).to_string();
+    let url = format!("{}/api/moves", s.url);
+    let started = Instant::now();
+    let clients: Vec<_> = (0..2)
+        .map(|_| {
+            let (url, body) = (url.clone(), body.clone());
+            std::thread::spawn(move || post_with(&agent(60), &url, &body).unwrap())
+        })
+        .collect();
+    for c in clients {
+        let (status, v) = c.join().unwrap();
+        assert_eq!(status, 400, "{v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(
+            msg.contains("still relaying") && msg.contains("not played"),
+            "{msg}"
+        );
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+    let started = Instant::now();
+    let (status, v) = s.post("/api/play", r#"{"game":"kalah","holes":3,"seeds":2}"#);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["position"], "2,2,2/2,2,2/0,0/S");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "the third request took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_client_that_leaves_mid_sowing_frees_its_permit_at_once() {
+    let s = Server::start(&["--time-limit", "60", "--max-searches", "1"]);
+    let url = format!("{}/api/moves", s.url);
+    let body = json!({"game":"walak-pussa","position":relay()}).to_string();
+    // The client gives up after a second, in the middle of move 2's relay.
+    assert!(post_with(&agent(1), &url, &body).is_err());
+    wait_idle(&s, Duration::from_secs(2));
+    let started = Instant::now();
+    let (status, v) = s.post("/api/play", r#"{"game":"kalah","holes":3,"seeds":2}"#);
+    assert_eq!(status, 200, "{v}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    // A stopped solve of RELAY answers its bounds and a move within the second after its limit.
+    let started = Instant::now();
+    let (status, v) = s.post(
+        "/api/solve",
+        &json!({"game":"walak-pussa","position":relay(),"time_limit":1}).to_string(),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["complete"], false);
+    assert!(v["lower"].as_i64().unwrap() <= v["upper"].as_i64().unwrap());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn only_the_servers_own_page_may_use_the_api() {
+    // Finding 6: any web page could drive the server (text/plain needs no preflight, and DNS
+    // rebinding sends a foreign Host).
+    let s = Server::start(&[]);
+    let play = r#"{"game":"kalah","holes":3,"seeds":2}"#;
+    let json_type = "Content-Type: application/json\r\n";
+    let (status, body) = post_raw(&s, "/api/play", json_type, play);
+    assert_eq!(status, 200, "{body}");
+    let own_origin = format!("{json_type}Origin: {}\r\n", s.url);
+    assert_eq!(post_raw(&s, "/api/play", &own_origin, play).0, 200);
+    for (headers, says) in [
+        (
+            "Content-Type: text/plain\r\n",
+            "Content-Type: application/json",
+        ),
+        ("", "Content-Type: application/json"),
+        (
+            "Content-Type: application/json\r\nOrigin: http://evil.example\r\n",
+            "Origin 'http://evil.example'",
+        ),
+    ] {
+        let (status, body) = post_raw(&s, "/api/solve", headers, play);
+        assert_eq!(status, 403, "{headers}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains(says), "{body}");
+    }
+    let port = s.url.rsplit(':').next().unwrap();
+    for host in [format!("evil.example:{port}"), "127.0.0.1:1".to_string()] {
+        let (status, body) = raw(
+            &s,
+            &format!("POST /api/solve HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{json_type}Content-Length: {}\r\n\r\n{play}", play.len()),
+            30,
+        );
+        assert_eq!(status, 403, "{host}: {body}");
+        assert!(body.contains("is not this server"), "{body}");
+    }
+    // --allow-host admits a name of the user's choosing.
+    let s = Server::start(&["--allow-host", "box.lan"]);
+    let port = s.url.rsplit(':').next().unwrap();
+    let (status, body) = raw(
+        &s,
+        &format!("GET /api/status HTTP/1.1\r\nHost: box.lan:{port}\r\nConnection: close\r\n\r\n"),
+        30,
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn huge_slow_and_idle_requests_cannot_hold_the_server() {
+    // Finding 5: a Content-Length of 10^12 was waited for, a body sent a byte a second was
+    // waited for, and idle connections stayed open until none was left.
+    let s = Server::start(&[]);
+    let host = s.url.trim_start_matches("http://").to_string();
+    let started = Instant::now();
+    let (status, body) = raw(
+        &s,
+        &format!("POST /api/play HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n{{"),
+        30,
+    );
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("\"error\""), "{body}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    // Errors are always {"error"}: an unknown route, a wrong method.
+    for (request, want) in [("GET /nothing", 404), ("GET /api/play", 405)] {
+        let (status, body) = raw(
+            &s,
+            &format!("{request} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+            30,
+        );
+        assert_eq!(status, want, "{request}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(v["error"].is_string(), "{body}");
+    }
+    // 200 idle connections (more than the cap) and a body that never comes: the server keeps
+    // answering within the header timeout (10 s), and the slow body gets 408.
+    let idle: Vec<_> = (0..200)
+        .filter_map(|_| std::net::TcpStream::connect(&host).ok())
+        .collect();
+    let slow = std::thread::spawn({
+        let host = host.clone();
+        move || {
+            use std::io::{Read, Write};
+            let mut c = std::net::TcpStream::connect(&host).unwrap();
+            c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+            c.write_all(format!("POST /api/play HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{").as_bytes()).unwrap();
+            let mut answer = String::new();
+            let _ = c.read_to_string(&mut answer);
+            answer
+        }
+    });
+    let started = Instant::now();
+    loop {
+        if let Ok(r) = agent(2).get(&format!("{}/api/status", s.url)).call() {
+            assert_eq!(r.status().as_u16(), 200);
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "/api/status still locked out after 15 s"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let answer = slow.join().unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    drop(idle);
+}

@@ -27,6 +27,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use mancala::notation::{RoundSetup, Setup};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::Stop;
 use mancala::variant::Variant;
 use mancala::Position;
 use std::process::ExitCode;
@@ -181,15 +182,32 @@ impl PositionArgs {
     /// The position asked for: `--position`, or the start of `--holes` × `--seeds`, then
     /// `--moves` played from it.
     pub fn position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
-        Ok(self.game_line(rules)?.end)
+        self.position_until(rules, Stop::never())
+    }
+
+    /// [`PositionArgs::position`] that gives up once `stop` is raised inside a long sowing (a
+    /// relay of docs/rules.md §2.9, in `--moves`, a `--load`ed record, or the normalising of
+    /// `--position`), with a [`move_list::StillRelaying`] error: for the commands with a time
+    /// limit and the server, whose stop is raised by the limit, a signal or a closed connection.
+    pub fn position_until<R: Rules>(&self, rules: R, stop: Stop<'_>) -> Result<Position<R>> {
+        Ok(self.game_line_until(rules, stop)?.end)
     }
 
     /// The game as played: where it started (`--position`, the start of the board, or a
     /// `--load`ed record's start), every move since (the record's, then `--moves`), each
     /// checked legal, and where it got to.
     pub fn game_line<R: Rules>(&self, rules: R) -> Result<move_list::Line<R>> {
+        self.game_line_until(rules, Stop::never())
+    }
+
+    /// [`PositionArgs::game_line`] that gives up once `stop` is raised inside a long sowing.
+    pub fn game_line_until<R: Rules>(
+        &self,
+        rules: R,
+        stop: Stop<'_>,
+    ) -> Result<move_list::Line<R>> {
         let Some(file) = &self.load else {
-            return move_list::apply_line(self.base_position(rules)?, &self.moves);
+            return move_list::apply_line(self.base_position(rules, stop)?, &self.moves, stop);
         };
         let rec = record::Record::read(file)?;
         let (theirs, ours) = (rec.variant()?, self.variant()?);
@@ -202,14 +220,14 @@ impl PositionArgs {
             );
         }
         let start = self
-            .parse_position(rules, &rec.start)
+            .parse_position(rules, &rec.start, stop)
             .with_context(|| format!("--load {}", file.display()))?;
         let all: Vec<String> = rec
             .moves
             .into_iter()
             .chain(self.moves.iter().cloned())
             .collect();
-        move_list::apply_line(start, &all)
+        move_list::apply_line(start, &all, stop)
     }
 
     /// The command line that sets up the same game as these arguments, without `--moves`
@@ -236,22 +254,43 @@ impl PositionArgs {
     }
 
     /// `--position`, or the start of `--holes` × `--seeds`, before `--moves`.
-    fn base_position<R: Rules>(&self, rules: R) -> Result<Position<R>> {
+    fn base_position<R: Rules>(&self, rules: R, stop: Stop<'_>) -> Result<Position<R>> {
         let kind = R::KIND;
         let holes = mancala_cli::args::holes(kind, self.holes)?;
         if let Some(text) = &self.position {
             if self.seeds.is_some() {
                 bail!("--seeds sets up a start position; it cannot be combined with --position");
             }
-            return self.parse_position(rules, text);
+            return self.parse_position(rules, text, stop);
         }
         let seeds = mancala_cli::args::seeds(kind, holes, self.seeds)?;
-        Ok(Position::start(rules, holes, seeds)?)
+        // The start normalised under the stop: it sows the mover's candidates (the no-move rule).
+        let row = vec![u32::from(seeds); usize::from(holes)];
+        let start = RoundSetup {
+            setup: Setup {
+                south: row.clone(),
+                north: row,
+                stores: [0, 0],
+                to_move: Some(mancala::board::Side::South),
+            },
+            status: vec![mancala::notation::PitStatus::Open; 2 * usize::from(holes)],
+        };
+        Position::from_round_setup_until(rules, &start, stop).map_err(|e| match e {
+            mancala::PositionError::Abandoned(_) => {
+                anyhow::Error::new(move_list::StillRelaying::new("the start position"))
+            }
+            e => e.into(),
+        })
     }
 
     /// A position in docs/rules.md notation (`--position`, or a record's start), checked
     /// against `--holes` when given.
-    fn parse_position<R: Rules>(&self, rules: R, text: &str) -> Result<Position<R>> {
+    fn parse_position<R: Rules>(
+        &self,
+        rules: R,
+        text: &str,
+        stop: Stop<'_>,
+    ) -> Result<Position<R>> {
         let kind = R::KIND;
         {
             let round: RoundSetup = if matches!(kind, GameKind::Kalah | GameKind::DjenonAboure) {
@@ -283,8 +322,12 @@ impl PositionArgs {
                     );
                 }
             }
-            Position::from_round_setup(rules, &round)
-                .with_context(|| format!("invalid --position '{text}'"))
+            match Position::from_round_setup_until(rules, &round, stop) {
+                Err(mancala::PositionError::Abandoned(_)) => Err(anyhow::Error::new(
+                    move_list::StillRelaying::new(&format!("normalising '{text}'")),
+                )),
+                r => r.with_context(|| format!("invalid --position '{text}'")),
+            }
         }
     }
 }

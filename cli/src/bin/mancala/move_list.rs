@@ -7,7 +7,9 @@
 use anyhow::{bail, Result};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
-use mancala::Position;
+use mancala::stop::Stop;
+use mancala::{PlayError, Position};
+use std::time::Instant;
 
 /// One typed move: the pit number and the side it is marked for, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +47,12 @@ pub fn split(entries: &[String]) -> Vec<&str> {
 
 /// Plays one typed move on `p`; the error names the move as `label` ("move #3 (S6)") and says
 /// why it is refused.
-pub fn play_typed<R: Rules>(p: &Position<R>, m: Typed, label: &str) -> Result<Position<R>> {
+pub fn play_typed<R: Rules>(
+    p: &Position<R>,
+    m: Typed,
+    label: &str,
+    stop: Stop<'_>,
+) -> Result<Position<R>> {
     let Some(mover) = p.to_move() else {
         bail!("{label} is illegal: the game is already over in {p}");
     };
@@ -55,14 +62,56 @@ pub fn play_typed<R: Rules>(p: &Position<R>, m: Typed, label: &str) -> Result<Po
         }
     }
     let mv = Move(u8::try_from(m.pit).unwrap_or(u8::MAX));
-    match p.try_play(mv) {
+    let started = Instant::now();
+    match p.try_play_until(mv, stop) {
         Ok(q) => Ok(q),
-        Err(mancala::IllegalMove::OutOfRange { holes, .. }) => {
+        Err(PlayError::Abandoned(_)) => Err(anyhow::Error::new(StillRelaying {
+            what: label.to_string(),
+            seconds: started.elapsed().as_secs_f64(),
+        })),
+        Err(PlayError::Illegal(mancala::IllegalMove::OutOfRange { holes, .. })) => {
             bail!("{label} is illegal: out of range (the pits are numbered 1 to {holes})")
         }
-        Err(e) => bail!("{label} is illegal for {mover} in {p}: {e}"),
+        Err(PlayError::Illegal(e)) => bail!("{label} is illegal for {mover} in {p}: {e}"),
     }
 }
+
+/// A sowing that was still relaying (docs/rules.md §2.9: one can run billions of laps) when its
+/// stop was raised by a time limit, a signal or a closed connection: not played, and not known
+/// to end. The commands with a time limit exit with 124 for it (130 after a signal); the server
+/// answers it as `{"error"}`.
+#[derive(Debug)]
+pub struct StillRelaying {
+    /// What was being sown ("move #1 (2)", "the start position").
+    pub what: String,
+    /// How long it ran.
+    pub seconds: f64,
+}
+
+impl StillRelaying {
+    /// `what`, its time unknown (normalising a position, which sows several candidates).
+    pub fn new(what: &str) -> Self {
+        Self {
+            what: what.to_string(),
+            seconds: f64::NAN,
+        }
+    }
+}
+
+impl std::fmt::Display for StillRelaying {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: the sowing was still relaying", self.what)?;
+        if self.seconds.is_finite() {
+            write!(f, " after {:.1} s", self.seconds)?;
+        }
+        write!(
+            f,
+            " when it was stopped (a relay can run billions of laps, docs/rules.md 2.9); not played"
+        )
+    }
+}
+
+impl std::error::Error for StillRelaying {}
 
 /// A line of play: where it started, the moves played, and where it got to.
 pub struct Line<R: Rules> {
@@ -75,7 +124,11 @@ pub struct Line<R: Rules> {
 }
 
 /// Plays a whole move list from `start`, in order, keeping the line of play.
-pub fn apply_line<R: Rules>(start: Position<R>, entries: &[String]) -> Result<Line<R>> {
+pub fn apply_line<R: Rules>(
+    start: Position<R>,
+    entries: &[String],
+    stop: Stop<'_>,
+) -> Result<Line<R>> {
     let mut p = start;
     let mut moves = Vec::new();
     for (i, text) in split(entries).into_iter().enumerate() {
@@ -83,7 +136,7 @@ pub fn apply_line<R: Rules>(start: Position<R>, entries: &[String]) -> Result<Li
         let Some(m) = parse_one(text) else {
             bail!("move #{place} ('{text}') is not a move: write a pit number such as 3, or S3 / N3 with the side");
         };
-        p = play_typed(&p, m, &format!("move #{place} ({text})"))?;
+        p = play_typed(&p, m, &format!("move #{place} ({text})"), stop)?;
         moves.push(Move(m.pit as u8));
     }
     Ok(Line {

@@ -1,11 +1,14 @@
 //! `show`, `play` and `moves`.
 
 use super::{draw, json, PositionArgs};
+use crate::move_list::StillRelaying;
 use anyhow::Result;
 use mancala::rules::Rules;
+use mancala::stop::Stop;
 use mancala::Position;
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Instant;
 
 pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> {
     let p = args.position(rules)?;
@@ -46,17 +49,39 @@ pub(crate) fn play_json<R: Rules>(p: &Position<R>) -> json::Play {
 
 /// The legal moves of `p` as `moves --json` prints them (and `/api/moves` answers).
 pub(crate) fn moves_json<R: Rules>(p: &Position<R>) -> json::Moves {
+    match moves_json_until(p, Stop::never()) {
+        Ok(m) => m,
+        Err(_) => unreachable!("a sowing nobody can stop was abandoned"),
+    }
+}
+
+/// [`moves_json`] that gives up once `stop` is raised inside a long sowing (the server's time
+/// limit or a closed connection), naming the move whose sowing was still relaying.
+pub(crate) fn moves_json_until<R: Rules>(
+    p: &Position<R>,
+    stop: Stop<'_>,
+) -> Result<json::Moves, StillRelaying> {
     let mut moves = Vec::new();
-    p.for_each_child(|m, q| {
+    let started = Instant::now();
+    p.for_each_child_until(stop, |m, q| {
         moves.push(json::Child {
             pit: m.0,
             position: q.to_string(),
         })
-    });
-    json::Moves {
+    })
+    .map_err(|_| StillRelaying {
+        what: format!(
+            "listing the moves of {p} (those after {})",
+            moves
+                .last()
+                .map_or("none".to_string(), |m| m.pit.to_string())
+        ),
+        seconds: started.elapsed().as_secs_f64(),
+    })?;
+    Ok(json::Moves {
         head: json::PositionHead::of("moves", p),
         moves,
-    }
+    })
 }
 
 pub(super) fn moves<R: Rules>(args: &PositionArgs, rules: R, json: bool) -> Result<ExitCode> {

@@ -331,7 +331,12 @@ fn command<S: Session>(
         }
         _ => match move_list::parse_one(text) {
             None => eprintln!("unknown command '{text}': type help for the commands"),
-            Some(typed) => match move_list::play_typed(&p, typed, &format!("move {text}")) {
+            Some(typed) => match move_list::play_typed(
+                &p,
+                typed,
+                &format!("move {text}"),
+                mancala::stop::Stop::never(),
+            ) {
                 Err(e) => eprintln!("{e:#}"),
                 Ok(_) => {
                     let side = p.to_move().expect("a legal move has a mover");

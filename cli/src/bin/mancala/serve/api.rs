@@ -13,6 +13,7 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State as Shared};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use mancala::stop::Stop;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -84,8 +85,8 @@ async fn play(
     b: Bytes,
 ) -> Answer<json::Play> {
     let limit = st.search.time_limit();
-    answer!(st, peer, None, limit, b, |pos, r, _c| Ok(play::play_json(
-        &pos.position(r)?
+    answer!(st, peer, None, limit, b, |pos, r, c| Ok(play::play_json(
+        &pos.position_until(r, Stop::of(&c.stop))?
     )))
 }
 
@@ -95,9 +96,10 @@ async fn moves(
     b: Bytes,
 ) -> Answer<json::Moves> {
     let limit = st.search.time_limit();
-    answer!(st, peer, None, limit, b, |pos, r, _c| Ok(play::moves_json(
-        &pos.position(r)?
-    )))
+    answer!(st, peer, None, limit, b, |pos, r, c| {
+        let stop = Stop::of(&c.stop);
+        Ok(play::moves_json_until(&pos.position_until(r, stop)?, stop)?)
+    })
 }
 
 async fn match_play(
@@ -119,8 +121,9 @@ async fn solve(
     b: Bytes,
 ) -> Answer<SolveReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
-    answer!(st, peer, q.search, None, b, |pos, r, c| {
-        solve::solve_report(&pos.position(r)?, &search, c)
+    let limit = search.time_limit();
+    answer!(st, peer, q.search, limit, b, |pos, r, c| {
+        solve::solve_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
     })
 }
 
@@ -131,8 +134,9 @@ async fn analyze(
     b: Bytes,
 ) -> Answer<AnalyzeReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
-    answer!(st, peer, q.search, None, b, |pos, r, c| {
-        solve::analyze_report(&pos.position(r)?, &search, c)
+    let limit = search.time_limit();
+    answer!(st, peer, q.search, limit, b, |pos, r, c| {
+        solve::analyze_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
     })
 }
 

@@ -36,6 +36,47 @@ impl ApiError {
         }
     }
 
+    /// 403: a request from another site's page, or by a name that is not this server's
+    /// ([`super::guard`]).
+    pub(super) fn forbidden(message: String) -> Self {
+        Self {
+            status: StatusCode::FORBIDDEN,
+            message,
+        }
+    }
+
+    /// 404: no such route (or file of the page).
+    pub(super) fn not_found(message: String) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            message,
+        }
+    }
+
+    /// 405: a route asked with the wrong method.
+    pub(super) fn wrong_method(message: String) -> Self {
+        Self {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message,
+        }
+    }
+
+    /// 408: a body that did not arrive in time.
+    pub(super) fn timeout(message: String) -> Self {
+        Self {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message,
+        }
+    }
+
+    /// 413: a body over the limit, refused before (or while) it is read.
+    pub(super) fn too_large(message: String) -> Self {
+        Self {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message,
+        }
+    }
+
     /// 500: a computation that panicked (a bug).
     pub(super) fn internal(message: String) -> Self {
         Self {

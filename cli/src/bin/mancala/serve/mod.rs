@@ -8,8 +8,10 @@
 //! Ctrl-C (or SIGTERM, SIGHUP) stops the running searches and the server, which exits with 130.
 
 mod api;
+mod connections;
 mod error;
 mod games;
+mod guard;
 mod page;
 mod request;
 mod state;
@@ -60,6 +62,11 @@ pub(super) struct ServeArgs {
     /// Searches (and other requests that compute) running at once; more wait in line.
     #[arg(long, default_value_t = 2)]
     max_searches: usize,
+    /// A host name by which the server may also be reached (repeatable): requests must name
+    /// the server in `Host` by an IP address, `localhost` or such a name (docs/web.md, "Who can
+    /// use the server").
+    #[arg(long, value_name = "HOST")]
+    allow_host: Vec<String>,
 }
 
 /// Serves until a signal; exits with 130 then.
@@ -86,7 +93,11 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(state, SocketAddr::new(args.bind, args.port)))?;
+    runtime.block_on(serve(
+        state,
+        SocketAddr::new(args.bind, args.port),
+        &args.allow_host,
+    ))?;
     // The searches saw the signal too and stopped; the runtime waits for their threads.
     runtime.shutdown_timeout(Duration::from_secs(5));
     eprintln!("mancala serve: stopped by a signal");
@@ -94,13 +105,22 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
 }
 
 /// Listens on `addr`, prints the URL as stdout's first line, and answers until a signal.
-async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<()> {
+async fn serve(state: Arc<State>, addr: SocketAddr, allow_host: &[String]) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
+    let guard = Arc::new(guard::Guard::new(bound.port(), allow_host));
     let app = page::routes()
         .merge(api::routes())
+        .fallback(|| async { error::ApiError::not_found("no such page or API route".to_string()) })
+        .method_not_allowed_fallback(|| async {
+            error::ApiError::wrong_method(
+                "wrong method: the API's routes are POST, except GET /api/games and /api/status"
+                    .to_string(),
+            )
+        })
+        .layer(axum::middleware::from_fn_with_state(guard, guard::check))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state);
     {
@@ -109,20 +129,10 @@ async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<()> {
         out.flush()?;
     }
     eprintln!("mancala serve: open http://{bound}/ in a browser; Ctrl-C stops the server");
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(signalled());
     // After a signal the server answers the requests in flight (stopped searches answer at
     // once) and closes idle connections; a client that keeps a request open gets 5 s.
-    tokio::select! {
-        r = server => r.context("the server failed"),
-        () = async {
-            signalled().await;
-            tokio::time::sleep(Duration::from_secs(5)).await;
-        } => Ok(()),
-    }
+    connections::serve(listener, app, signalled()).await;
+    Ok(())
 }
 
 /// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal flag (the one

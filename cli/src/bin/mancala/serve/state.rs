@@ -99,9 +99,9 @@ impl State {
     }
 
     /// Runs `work` on a blocking thread under the bound, with a stop token raised by the time
-    /// limit, by `POST /api/stop` naming `id`, or by the request's end. `limit` (when given)
-    /// also bounds the wait for work that cannot look at the token (a sowing), which then
-    /// finishes on its own, still holding its permit.
+    /// limit `limit` (when given), by `POST /api/stop` naming `id`, or by the request's end
+    /// (the client left). Every sowing the work does looks at the token ([`mancala::stop`]),
+    /// so the permit comes back soon after any of them, even in the middle of a relay.
     pub(super) async fn run<T: Send + 'static>(
         &self,
         peer: SocketAddr,
@@ -180,18 +180,19 @@ impl State {
             let _running = running;
             work(&control)
         });
-        let joined = match limit {
-            // Work that looks at its token ends soon after the limit; a little slack covers
-            // the last nodes and the report.
-            Some(l) => tokio::time::timeout(Duration::from_secs_f64(l + 5.0), task)
-                .await
-                .map_err(|_| {
-                    ApiError::busy(format!(
-                        "still computing after the time limit of {l} s (a sowing that cannot be stopped); try again later"
-                    ))
-                })?,
-            None => task.await,
-        };
+        // The time limit raises the token itself: the work may be sowing before any search
+        // (and its own watcher) started, and the permit must come back at the limit.
+        let deadline = limit.map(|l| {
+            let token = token.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_secs_f64(l)).await;
+                token.stop();
+            })
+        });
+        let joined = task.await;
+        if let Some(d) = deadline {
+            d.abort();
+        }
         match joined {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(ApiError::bad(format!("{e:#}"))),

@@ -175,7 +175,10 @@ pub(super) fn solve<R: Rules>(
     rules: R,
     json: bool,
 ) -> Result<ExitCode> {
-    let p = pos.position(rules)?;
+    let p = match stopped::position_within(pos, search, rules)? {
+        Ok(p) => p,
+        Err(status) => return Ok(status),
+    };
     let report = solve_report(&p, search, &Control::command_line(search))?;
     let mut out = std::io::stdout().lock();
     let v = match report {
@@ -278,7 +281,10 @@ pub(super) fn analyze<R: Rules>(
     rules: R,
     json: bool,
 ) -> Result<ExitCode> {
-    let p = pos.position(rules)?;
+    let p = match stopped::position_within(pos, search, rules)? {
+        Ok(p) => p,
+        Err(status) => return Ok(status),
+    };
     let report = analyze_report(&p, search, &Control::command_line(search))?;
     let mut out = std::io::stdout().lock();
     let v = match report {

@@ -2,15 +2,52 @@
 //! the moves proven best or worse, each move's bounds (exit status 124 or 130).
 
 use crate::fallback;
+use crate::move_list::StillRelaying;
 use anyhow::Result;
 use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::Position;
-use mancala_cli::{exit, json, report};
+use mancala_cli::watch::{OnSignal, Watcher};
+use mancala_cli::{exit, json, report, signal};
 use solver::search::Proven;
 use solver::{Children, Game};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The position of `pos` for `solve`/`analyze`, set up (its `--moves`, its `--load`ed record,
+/// its normalising) under the time limit and the first Ctrl-C, as the search is: a sowing still
+/// relaying then is reported and the command ends, 124 for the limit (`Err(status)`, the
+/// message on stderr), 130 for a signal (an [`exit::Interrupted`] error).
+pub(super) fn position_within<R: Rules>(
+    pos: &crate::PositionArgs,
+    search: &super::SearchArgs,
+    rules: R,
+) -> Result<Result<Position<R>, ExitCode>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let set_up = Watcher::new("sowing", OnSignal::Stop)
+        .stop(stop.clone())
+        .deadline(search.time_limit.map(Duration::from_secs_f64))
+        .run(|| pos.position_until(rules, mancala::stop::Stop::of(&stop)));
+    match set_up {
+        Ok(p) => Ok(Ok(p)),
+        Err(e) => match e.downcast_ref::<StillRelaying>() {
+            Some(r) if signal::interrupted() => {
+                Err(anyhow::Error::new(exit::Interrupted(r.to_string())))
+            }
+            Some(r) => {
+                eprintln!(
+                    "error: {r} (the time limit of {} s)",
+                    search.time_limit.unwrap_or(0.0)
+                );
+                Ok(Err(ExitCode::from(exit::TIME_OUT)))
+            }
+            None => Err(e),
+        },
+    }
+}
 
 /// A search stopped before it finished, and what it had proven by then.
 pub(super) struct Stopped {

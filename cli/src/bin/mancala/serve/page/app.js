@@ -105,7 +105,9 @@ async function stop() {
   if (!st.busy) return;
   const id = st.busy.id;
   try {
-    await fetch('/api/stop', { method: 'POST', body: JSON.stringify({ search: id }) });
+    await fetch('/api/stop', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ search: id }),
+    });
   } catch {
     st.busy?.controller.abort(); // the connection closes: that stops it too
   }

@@ -1,0 +1,115 @@
+//! Nothing hangs (issue 56, findings 1 and 4): every command that sows stops on its time limit
+//! or the first Ctrl-C within a second, on RELAY too (tests/data/relay.txt: a Walak-pussa
+//! position whose move 2 relays for longer than anyone waits), and says which sowing it gave
+//! up on instead of waiting for it.
+
+use crate::hardening::{run_bounded, signalled};
+use crate::serve::relay;
+use crate::util::temp_dir;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+/// Runs `args` and asserts it ended within `secs` seconds (a hang is killed at 30 s).
+fn within(args: &[&str], secs: f64) -> Output {
+    let started = Instant::now();
+    let o = run_bounded(args, 30);
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < secs, "{args:?} took {took:.1} s");
+    o
+}
+
+#[test]
+fn a_stopped_solve_of_relay_answers_bounds_and_a_move_within_two_seconds() {
+    // It ran 649 s: the fallback move's look-ahead sowed move 2 with a stop nobody raised.
+    let args = [
+        "solve",
+        "walak-pussa",
+        "--position",
+        relay(),
+        "--time-limit",
+        "1",
+    ];
+    let o = within(&args, 2.0);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(124), "{out}{err}");
+    assert!(out.contains("value:    in [-255, +255]"), "{out}");
+    assert!(
+        out.contains("move:     1 ") || out.contains("cannot play now"),
+        "{out}"
+    );
+    let o = within(&[&args[..], &["--json"]].concat(), 2.0);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["best"].as_array().is_some_and(|b| !b.is_empty()) || v["unfinished"].is_array());
+}
+
+#[test]
+fn a_stopped_analysis_of_relay_ends_with_the_whole_range() {
+    // It never ended: the analysis sowed the root's moves without its stop.
+    let o = within(
+        &[
+            "analyze",
+            "walak-pussa",
+            "--position",
+            relay(),
+            "--time-limit",
+            "1",
+        ],
+        2.0,
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(124), "{out}{err}");
+    assert!(out.contains("value:    in [-255, +255]"), "{out}");
+}
+
+#[test]
+fn moves_that_reach_the_relay_are_reported_as_still_relaying() {
+    // `--moves 2` and a record that plays move 2 hung `solve` and `analyze` past their limit.
+    let dir = temp_dir("h56-relay-record");
+    let record = dir.join("relay.json");
+    std::fs::write(
+        &record,
+        serde_json::json!({
+            "format": 1, "game": "walak-pussa", "options": [], "start": relay(),
+            "moves": ["N2"], "values": [null], "end": relay(), "score": [0, 0], "over": false,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let record = record.to_str().unwrap();
+    for (command, how) in [
+        ("solve", ["--position", relay(), "--moves", "2"]),
+        ("analyze", ["--load", record, "--moves", ""]),
+    ] {
+        let how: Vec<&str> = how.into_iter().filter(|w| !w.is_empty()).collect();
+        let args = [&[command, "walak-pussa"][..], &how, &["--time-limit", "1"]].concat();
+        let o = within(&args, 2.0);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(124), "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains("move #1 (")
+                && err.contains("still relaying")
+                && err.contains("not played"),
+            "{err}"
+        );
+    }
+    // Without a time limit, the first Ctrl-C ends them within a second, 130.
+    for args in [
+        vec!["show", "walak-pussa", "--load", record],
+        vec!["moves", "walak-pussa", "--position", relay()],
+        vec!["solve", "walak-pussa", "--load", record],
+    ] {
+        let o = signalled(&args, "-INT", Duration::from_millis(500));
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {out}{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
