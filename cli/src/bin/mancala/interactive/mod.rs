@@ -6,6 +6,7 @@
 //! a stop flag of its own that Ctrl-C raises) and an [`input::Input`] (a line editor on a
 //! terminal, plain lines from a pipe).
 
+mod calibrated;
 mod input;
 mod repl;
 mod session;
@@ -47,6 +48,8 @@ pub struct InteractiveArgs {
     /// search from 8 MiB, up to 4 GiB or half the free memory).
     #[arg(long, requires = "interactive")]
     hash_mb: Option<u64>,
+    #[command(flatten)]
+    calibration: calibrated::CalibrationArgs,
 }
 
 /// Which sides the engine plays.
@@ -160,6 +163,7 @@ fn run<S: session::Session>(
     let hash = super::engine::hash_bytes(args.hash_mb)?;
     let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<S::R>>);
     let mut engine = think::Engine::new(threads, hash, oracle);
+    engine.calibrated = args.calibration.player()?;
     let mut input = input::Input::new()?;
     repl::run(session, args.sides(), &mut engine, &mut input, head)
 }

@@ -36,6 +36,8 @@ pub(super) struct Engine<'o, R: Rules> {
     progress: Arc<Progress>,
     /// The solver of the current round and the round's start.
     solver: Option<(Position<R>, Solver<'o, Position<R>>)>,
+    /// The calibrated player that picks the engine's moves, when it is not perfect.
+    pub(super) calibrated: Option<mancala::calibrated::Calibrated>,
 }
 
 impl<'o, R: Rules> Engine<'o, R> {
@@ -54,6 +56,7 @@ impl<'o, R: Rules> Engine<'o, R> {
             stop: Arc::new(AtomicBool::new(false)),
             progress: Arc::new(Progress::new()),
             solver: None,
+            calibrated: None,
         }
     }
 
@@ -123,6 +126,9 @@ impl<'o, R: Rules> Engine<'o, R> {
         p: &Position<R>,
         who: &str,
     ) -> Result<Option<(Move, i32)>> {
+        if self.calibrated.is_some() {
+            return self.calibrated_move(root, p);
+        }
         let what = format!("{who} is thinking");
         let r = self.run(root, &what, |f| p.final_value(f), |s| s.solve(p))?;
         Ok(r.and_then(|r| {
