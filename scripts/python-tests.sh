@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests (issue 29): creates a virtual environment, installs the package
 # from python/ the way a user does (`pip install ./python`, which builds the Rust extension
-# with maturin), installs pytest and open_spiel from the package index, and runs the suite.
+# with maturin), installs pytest, open_spiel and mypy from the package index, checks the type
+# stubs with mypy, and runs the suite.
 #
 # Usage: scripts/python-tests.sh [--venv DIR] [pytest arguments...]
 #   --venv DIR   the environment to use or create (default: .venv at the repository root);
@@ -40,7 +41,11 @@ fi
 venv=$(cd "$venv" && pwd)
 pip() { "$venv/bin/python" -m pip --disable-pip-version-check -q "$@"; }
 pip install --upgrade pip
-pip install pytest open_spiel
+pip install pytest open_spiel mypy
+# The stubs (`_mancala.pyi`) type-check strictly, and the package's Python code against them
+# (OpenSpiel ships no stubs).
+"$venv/bin/python" -m mypy --cache-dir "$venv/mypy-cache" --strict python/mancala/_mancala.pyi
+"$venv/bin/python" -m mypy --cache-dir "$venv/mypy-cache" --ignore-missing-imports python/mancala
 # The package as a user installs it: pip fetches maturin and builds the wheel from python/.
 pip install --force-reinstall --no-deps ./python
 

@@ -344,7 +344,10 @@ impl Ring {
 ///
 /// `to_move` is `None` once the game is over; the pits are then all empty. A `Board` by itself
 /// carries no rules; [`Position`](crate::Position) pairs it with them and keeps it normalised.
+///
+/// `#[repr(C)]` keeps the fields where the drawing puts them (the asserts below check it).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(C)]
 pub struct Board {
     /// The pit counts, `p[0..2n)`.
     pub pits: Pits,
@@ -359,6 +362,19 @@ pub struct Board {
     /// Bit `i` set: pit `i` is a son, owned by the player opposite its row.
     pub sons: u32,
 }
+
+// The drawing above, checked when the crate compiles.
+const _: () = {
+    use std::mem::{align_of, offset_of, size_of};
+    assert!(offset_of!(Board, pits) == 0);
+    assert!(offset_of!(Board, stores) == 32);
+    assert!(offset_of!(Board, holes) == 36);
+    assert!(offset_of!(Board, to_move) == 37);
+    assert!(offset_of!(Board, burnt) == 40);
+    assert!(offset_of!(Board, sons) == 44);
+    assert!(size_of::<Board>() == 48);
+    assert!(align_of::<Board>() == 16);
+};
 
 impl Board {
     /// The ring of pits of this board.

@@ -29,8 +29,13 @@ pub struct MatchOptions {
 /// Why a match cannot be set up or go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchError {
-    /// The game has no matches, or an option belongs to other games.
-    Game(String),
+    /// The game is not played in matches (Kalah, Djenon-aboure).
+    NoMatches(GameKind),
+    /// [`MatchOptions::fill_from_move_1`] for a game whose rows are always filled from move 1
+    /// (San-Yao): an option of the other games.
+    FillOrderFixed(GameKind),
+    /// The rounds end without a move, over and over: the match would never end.
+    Endless,
     /// The next round's start is not a valid position (it always is for boards within range).
     Position(PositionError),
     /// A move of the current round is illegal.
@@ -49,7 +54,20 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::Game(s) => f.write_str(s),
+            MatchError::NoMatches(game) => write!(
+                f,
+                "{} is not played in matches: matches are Dakon, Walak-pussa and San-Yao (docs/rules.md §13)",
+                game.title()
+            ),
+            MatchError::FillOrderFixed(game) => write!(
+                f,
+                "the match option fill-from-move-1 applies to dakon and walak-pussa only, not to {} ({} fills from move 1 always)",
+                game.name(),
+                game.title()
+            ),
+            MatchError::Endless => f.write_str(
+                "the rounds end without a move, over and over: the match never ends",
+            ),
             MatchError::Position(e) => write!(f, "the next round cannot be set up: {e}"),
             MatchError::Illegal { mv, position, why } => {
                 write!(f, "move {mv} is illegal in {position}: {why}")
@@ -79,14 +97,9 @@ pub enum Between<R: Rules> {
 pub fn check_game(kind: GameKind, options: MatchOptions) -> Result<(), MatchError> {
     match kind {
         GameKind::Dakon | GameKind::WalakPussa => Ok(()),
-        GameKind::SanYao if options.fill_from_move_1 => Err(MatchError::Game(
-            "option --fill-from-move-1 applies to dakon and walak-pussa only, not to san-yao (San-Yao fills from move 1 always)".into(),
-        )),
+        GameKind::SanYao if options.fill_from_move_1 => Err(MatchError::FillOrderFixed(kind)),
         GameKind::SanYao => Ok(()),
-        other => Err(MatchError::Game(format!(
-            "{} is not played in matches: matches are Dakon, Walak-pussa and San-Yao (docs/rules.md §13)",
-            other.title()
-        ))),
+        other => Err(MatchError::NoMatches(other)),
     }
 }
 
@@ -274,9 +287,7 @@ impl<R: Rules> Match<R> {
             if last.moves.is_empty() {
                 empty += 1;
                 if empty > MAX_EMPTY_ROUNDS {
-                    return Err(MatchError::Game(
-                        "the rounds end without a move, over and over: the match never ends".into(),
-                    ));
+                    return Err(MatchError::Endless);
                 }
             }
             let holes = last.now.board().holes;

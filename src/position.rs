@@ -164,7 +164,7 @@ impl fmt::Display for PositionError {
             PositionError::HolesMismatch { given, expected } => {
                 write!(
                     f,
-                    "the position has {given} pits per row but --holes is {expected}"
+                    "the position has {given} pits per row but the board asked for has {expected}"
                 )
             }
             PositionError::TooManySeeds { total } => write!(

@@ -29,7 +29,7 @@ macro_rules! with_rules {
 
 #[cfg(doc)]
 use crate::rules::GameOption;
-use crate::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, WalakPussa};
+use crate::rules::{Dakon, DjenonAboure, GameKind, Kalah, Rules, SanYao, UnknownGame, WalakPussa};
 use std::fmt;
 use std::str::FromStr;
 
@@ -62,22 +62,26 @@ impl Variant {
 
     /// The game with the named options on (names as in [`GameOption::declaration`]); an option of
     /// another game, or of none, is an error that says which.
-    pub fn new<S: AsRef<str>>(kind: GameKind, options: &[S]) -> Result<Variant, String> {
+    pub fn new<S: AsRef<str>>(kind: GameKind, options: &[S]) -> Result<Variant, VariantError> {
         let mut v = Variant::standard(kind);
         for name in options {
             let name = name.as_ref();
             let found = with_rules!(&mut v, r => set_named(r, name));
             if !found {
-                let owner = GameKind::ALL
-                    .into_iter()
-                    .find(|g| g.options().iter().any(|o| o.name == name));
+                let owner = GameKind::ALL.into_iter().find_map(|g| {
+                    let o = g.options().into_iter().find(|o| o.name == name)?;
+                    Some((o.name, g))
+                });
                 return Err(match owner {
-                    Some(owner) => format!(
-                        "option --{name} applies to {} only, not to {}",
-                        owner.name(),
-                        kind.name()
-                    ),
-                    None => format!("unknown rule option '{name}'"),
+                    Some((option, owner)) => VariantError::OtherGame {
+                        option,
+                        owner,
+                        game: kind,
+                    },
+                    None => VariantError::UnknownOption {
+                        name: name.to_string(),
+                        game: kind,
+                    },
                 });
             }
         }
@@ -141,17 +145,99 @@ impl fmt::Display for Variant {
 }
 
 impl FromStr for Variant {
-    type Err = String;
+    type Err = VariantError;
 
     /// `game[+option]...`, as [`Variant`]'s `Display` writes it (options in any order).
-    fn from_str(s: &str) -> Result<Variant, String> {
+    fn from_str(s: &str) -> Result<Variant, VariantError> {
         let mut parts = s.split('+');
         let kind: GameKind = parts.next().unwrap_or("").parse()?;
         let options: Vec<&str> = parts.collect();
         if options.iter().any(|o| o.is_empty()) {
-            return Err(format!("invalid variant '{s}': an empty option name"));
+            return Err(VariantError::EmptyOption {
+                variant: s.to_string(),
+            });
         }
         Variant::new(kind, &options)
+    }
+}
+
+/// Why a game with options cannot be made from the names given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    /// The game's name is none of the five games'.
+    Game(UnknownGame),
+    /// The option belongs to another game.
+    OtherGame {
+        /// The option's name.
+        option: &'static str,
+        /// The game it belongs to.
+        owner: GameKind,
+        /// The game it was asked for.
+        game: GameKind,
+    },
+    /// No game has an option of this name.
+    UnknownOption {
+        /// The name as given.
+        name: String,
+        /// The game it was asked for.
+        game: GameKind,
+    },
+    /// A variant written with an empty option name (`kalah+`, `kalah++empty-capture`).
+    EmptyOption {
+        /// The variant as written.
+        variant: String,
+    },
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VariantError::Game(e) => e.fmt(f),
+            VariantError::OtherGame {
+                option,
+                owner,
+                game,
+            } => write!(
+                f,
+                "the rule option {option} applies to {} only, not to {}",
+                owner.name(),
+                game.name()
+            ),
+            VariantError::UnknownOption { name, game } => {
+                write!(
+                    f,
+                    "unknown rule option '{name}': {}'s options are ",
+                    game.name()
+                )?;
+                let options = game.options();
+                if options.is_empty() {
+                    return f.write_str("none");
+                }
+                for (i, o) in options.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{}", o.name)?;
+                }
+                Ok(())
+            }
+            VariantError::EmptyOption { variant } => {
+                write!(f, "invalid variant '{variant}': an empty option name")
+            }
+        }
+    }
+}
+
+impl std::error::Error for VariantError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VariantError::Game(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<UnknownGame> for VariantError {
+    fn from(e: UnknownGame) -> Self {
+        VariantError::Game(e)
     }
 }
 
@@ -199,15 +285,37 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+        let e = "dakon+empty-capture".parse::<Variant>().unwrap_err();
         assert_eq!(
-            "dakon+empty-capture".parse::<Variant>(),
-            Err("option --empty-capture applies to kalah only, not to dakon".to_string())
+            e,
+            VariantError::OtherGame {
+                option: "empty-capture",
+                owner: GameKind::Kalah,
+                game: GameKind::Dakon
+            }
         );
         assert_eq!(
-            Variant::new(GameKind::SanYao, &["lending"]),
-            Err("unknown rule option 'lending'".to_string())
+            e.to_string(),
+            "the rule option empty-capture applies to kalah only, not to dakon"
         );
-        assert!("kalah+".parse::<Variant>().is_err());
-        assert!("chess".parse::<Variant>().is_err());
+        let e = Variant::new(GameKind::SanYao, &["lending"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown rule option 'lending': san-yao's options are none"
+        );
+        let e = Variant::new(GameKind::Dakon, &["fast"]).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("dakon's options are nembak-takes-landing-seed, no-mikul"),
+            "{e}"
+        );
+        assert!(matches!(
+            "kalah+".parse::<Variant>(),
+            Err(VariantError::EmptyOption { .. })
+        ));
+        assert!(matches!(
+            "chess".parse::<Variant>(),
+            Err(VariantError::Game(UnknownGame { nearest: None, .. }))
+        ));
     }
 }

@@ -28,6 +28,11 @@ fn completions_and_man_page_come_from_the_parser() {
         bash.contains("mancala") && bash.contains("--hash-mb"),
         "{bash}"
     );
+    // The games are offered by name; hidden flags and commands are not.
+    for name in ["kalah", "djenon-aboure", "san-yao"] {
+        assert!(bash.contains(name), "{name}: {bash}");
+    }
+    assert!(!bash.contains("--wide-table") && !bash.contains("json-schema"));
     let zsh = ok(&["completions", "zsh"]);
     assert!(zsh.contains("#compdef mancala"), "{zsh}");
     let man = ok(&["man"]);

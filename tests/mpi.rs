@@ -618,3 +618,108 @@ fn mpi_solve_json_validates_against_the_schema() {
     assert_eq!(n("issued"), n("finished") + n("cancelled"), "{v}");
     assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
 }
+
+/// Kalah's tables on 4 holes up to `max` seeds, in `dir`, with the values of every block of
+/// every layer from 2 up put in reverse order and the checksums recomputed: the files open
+/// cleanly (every value stays within its block's window and its layer's range) but nearly every
+/// entry contradicts its children, so a search with them finds a fault.
+fn contradicting_tables(dir: &Path, max: u32) {
+    use tables::format::{encode_head, parse, Encoding, Header};
+    let d = dir.to_str().unwrap();
+    let max_text = max.to_string();
+    let args = [
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "4",
+        "--max-seeds",
+        &max_text,
+        "--dir",
+        d,
+    ];
+    let mut build = Command::new(MANCALA);
+    build.args(args);
+    ok(build, "the tables");
+    let mut damaged = 0;
+    for (name, file) in files(dir) {
+        if !name.ends_with(".mtb") {
+            continue;
+        }
+        let path = dir.join(&name);
+        let (h, at) = parse(&path, &file).unwrap();
+        // Bytes per block of 256 entries, when a byte holds whole entries and no escape can move.
+        let per_block = match h.encoding {
+            Encoding::Nibble { .. } if h.exceptions == 0 => 128,
+            Encoding::Byte => 256,
+            _ => continue,
+        };
+        if h.layer < 2 {
+            continue;
+        }
+        // Whole bytes of entries only: a nibble layer's odd last entry shares its byte with
+        // padding, which must stay last.
+        let bytes = if per_block == 128 {
+            h.entries / 2
+        } else {
+            h.entries
+        } as usize;
+        let mut payload = file[at..].to_vec();
+        for block in payload[..bytes].chunks_mut(per_block) {
+            block.reverse();
+        }
+        let h = Header {
+            payload_crc: tables::checksum::crc32(&payload),
+            ..h
+        };
+        std::fs::write(&path, [encode_head(&h), payload].concat()).unwrap();
+        damaged += 1;
+    }
+    assert!(damaged >= 3, "only {damaged} layers could be damaged");
+}
+
+/// `mancala-mpi solve` with endgame tables that contradict themselves: the worker whose search
+/// finds the fault says so, every rank stops, and the job exits non-zero with the tables' error,
+/// on one rank (which is its own worker) and on two; never a panic or a hang.
+#[test]
+fn mpi_solve_with_contradicting_tables_fails_with_a_message() {
+    if !have_mpirun() {
+        return;
+    }
+    let _job = one_job_at_a_time();
+    let dir = temp_dir("contradicting");
+    contradicting_tables(&dir, 6);
+    let d = dir.to_str().unwrap();
+    let game = ["kalah", "--holes", "4", "--seeds", "3"];
+    // The single process finds the fault too: the damage is real.
+    let single = Command::new(MANCALA)
+        .args(["solve", "--tables", d, "--threads", "1"])
+        .args(game)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&single.stderr);
+    assert!(
+        !single.status.success() && err.contains("contradicts itself"),
+        "{err}"
+    );
+    for ranks in [1, 2] {
+        let mut args = vec!["solve"];
+        args.extend_from_slice(&game);
+        args.extend_from_slice(&["--threads", "1", "--hash-mb", "64", "--tables", d]);
+        let started = Instant::now();
+        let out = mpirun(ranks, &args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{ranks} ranks: {err}");
+        assert!(err.contains("contradicts itself"), "{ranks} ranks: {err}");
+        assert!(!err.contains("panicked"), "{ranks} ranks: {err}");
+        assert!(out.stdout.is_empty(), "{ranks} ranks printed a value");
+        assert!(started.elapsed() < Duration::from_secs(120));
+        if ranks == 2 {
+            assert!(
+                err.contains("rank 0: error: the search on rank 1 failed (see its message)"),
+                "{err}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

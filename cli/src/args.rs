@@ -3,15 +3,45 @@
 //! `--holes` ([`holes`]) and `--seeds` ([`seeds`]), each failing with a typed error.
 
 use clap::Args;
-use mancala::rules::{GameKind, SizeError};
-use mancala::variant::Variant;
+use mancala::matches::MatchError;
+use mancala::rules::{GameKind, SizeError, UnknownGame};
+use mancala::variant::{Variant, VariantError};
 
 pub use crate::rule_args::RuleArgs;
 
 /// The game's name as clap parses it: kalah, dakon, djenon-aboure, walak-pussa, san-yao (their
 /// short forms, any case).
-pub fn parse_game(s: &str) -> Result<GameKind, String> {
+pub fn parse_game(s: &str) -> Result<GameKind, UnknownGame> {
     s.parse()
+}
+
+/// A library error about a rule option, worded with the option's flag (`--empty-capture`): the
+/// library names the option, the command line the flag that sets it.
+pub fn variant_error(e: VariantError) -> anyhow::Error {
+    match e {
+        VariantError::OtherGame {
+            option,
+            owner,
+            game,
+        } => anyhow::anyhow!(
+            "option --{option} applies to {} only, not to {}",
+            owner.name(),
+            game.name()
+        ),
+        e => anyhow::Error::new(e),
+    }
+}
+
+/// A library error about a match, worded with the command line's flags (`--fill-from-move-1`).
+pub fn match_error(e: MatchError) -> anyhow::Error {
+    match e {
+        MatchError::FillOrderFixed(game) => anyhow::anyhow!(
+            "--fill-from-move-1 applies to dakon and walak-pussa only, not to {} ({} fills from move 1 always)",
+            game.name(),
+            game.title()
+        ),
+        e => anyhow::Error::new(e),
+    }
 }
 
 /// `--holes`, checked against the game's range ([`GameKind::check_holes`]); the game's

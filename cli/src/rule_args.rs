@@ -16,7 +16,7 @@ pub struct RuleArgs {
 impl RuleArgs {
     /// `game` with these options (an option of another game is an error).
     pub fn variant(&self, game: GameKind) -> Result<Variant> {
-        Variant::new(game, &self.on).map_err(anyhow::Error::msg)
+        Variant::new(game, &self.on).map_err(crate::args::variant_error)
     }
 }
 

@@ -3,7 +3,7 @@
 //! Every game-specific operation is a generic function called through [`with_pos!`].
 
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
-use mancala::variant::Variant;
+use mancala::variant::{Variant, VariantError};
 use mancala::Position;
 
 /// A position of one of the five games (its rules and options inside).
@@ -62,7 +62,7 @@ impl AnyPos {
 /// The game named `game` (`"kalah"`, an alias such as `"djenon"`, or a variant written with its
 /// options, `"kalah+empty-capture"`) with `options` also switched on. Option names may be
 /// written with `_` for `-` (`empty_capture`), as Python keyword-style names are.
-pub fn variant(game: &str, options: &[String]) -> Result<Variant, String> {
+pub fn variant(game: &str, options: &[String]) -> Result<Variant, VariantError> {
     let base: Variant = game.trim().parse()?;
     let mut names: Vec<String> = base.option_names().iter().map(|s| s.to_string()).collect();
     for o in options {

@@ -4,9 +4,10 @@
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::PyErr;
 
-/// A `ValueError` with `msg`.
-pub fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(msg.into())
+/// A `ValueError` with `msg`: a message, or a library error (an unknown game, an option of
+/// another game, a malformed position, ...), whose words name concepts and fit Python as they are.
+pub fn value_error(msg: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(msg.to_string())
 }
 
 /// A table problem: `OSError` for anything about files (missing, unreadable, damaged, not the

@@ -46,8 +46,7 @@ pub struct Child<G: Game> {
 }
 
 /// A list of at most [`MAX_MOVES`] `Copy` items in place: no allocation and no zeroing on the
-/// hot path (a zeroed array of 32 keys, slots and bounds per node cost 4% of the search's
-/// instructions).
+/// hot path, where every node fills one (docs/performance.md, "Figures behind comments").
 pub struct FixedVec<T: Copy> {
     len: usize,
     items: [std::mem::MaybeUninit<T>; MAX_MOVES],

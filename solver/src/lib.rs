@@ -30,7 +30,7 @@ pub use retro::{
     Collective, Indexer, LayerError, LayerWatch, Lower, Placed, Schedule, Stoppable, OVER,
 };
 pub use search::{
-    analyze, solve, Oracle, OracleSlot, Progress, Proven, SearchConfig, SearchError, SearchResult,
-    Solver,
+    analyze, solve, Oracle, OracleFault, OracleSlot, Progress, Proven, SearchConfig, SearchError,
+    SearchResult, Solver,
 };
 pub use tt::{TranspositionTable, TtError};

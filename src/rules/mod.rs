@@ -33,7 +33,7 @@ mod walak_pussa;
 
 pub use catalogue::{GameKind, SizeError};
 pub use contract::{NotCandidate, Rules, SowError, TurnEnd};
-pub use names::ALIASES;
+pub use names::{UnknownGame, ALIASES};
 pub use options::{GameOption, NoOption, RuleOption};
 
 pub(crate) use contract::any_seeds;

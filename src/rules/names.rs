@@ -3,6 +3,7 @@
 //! a "did you mean" for a near miss.
 
 use super::GameKind;
+use std::fmt;
 
 /// Short names accepted besides [`GameKind::name`], as (alias, game).
 pub const ALIASES: [(&str, GameKind); 3] = [
@@ -38,10 +39,36 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-impl std::str::FromStr for GameKind {
-    type Err = String;
+/// A name that is none of the five games' nor an alias, with the game it is a near miss of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame {
+    /// The name as given.
+    pub name: String,
+    /// The game whose name is at most two edits away (a swapped or doubled letter), if any.
+    pub nearest: Option<GameKind>,
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game '{}' (the games are ", self.name)?;
+        for (i, g) in GameKind::ALL.into_iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{}", g.name())?;
+        }
+        f.write_str(")")?;
+        match self.nearest {
+            Some(g) => write!(f, "; did you mean '{}'?", g.name()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(s: &str) -> Result<Self, UnknownGame> {
         let f = folded(s);
         let names = GameKind::ALL
             .into_iter()
@@ -57,14 +84,11 @@ impl std::str::FromStr for GameKind {
                 nearest = Some((d, g));
             }
         }
-        let hint = match nearest {
+        Err(UnknownGame {
+            name: s.to_string(),
             // Two edits: enough for a swapped or doubled letter, not for another word.
-            Some((d, g)) if d <= 2 => format!("; did you mean '{}'?", g.name()),
-            _ => String::new(),
-        };
-        Err(format!(
-            "unknown game '{s}' (the games are kalah, dakon, djenon-aboure, walak-pussa, san-yao){hint}"
-        ))
+            nearest: nearest.filter(|&(d, _)| d <= 2).map(|(_, g)| g),
+        })
     }
 }
 
@@ -95,13 +119,18 @@ mod tests {
     #[test]
     fn near_misses_get_a_suggestion_and_others_none() {
         let e = "kalha".parse::<GameKind>().unwrap_err();
-        assert!(e.ends_with("did you mean 'kalah'?"), "{e}");
+        assert_eq!(e.nearest, Some(GameKind::Kalah));
+        assert!(e.to_string().ends_with("did you mean 'kalah'?"), "{e}");
         let e = "dakkon".parse::<GameKind>().unwrap_err();
-        assert!(e.ends_with("did you mean 'dakon'?"), "{e}");
+        assert_eq!(e.nearest, Some(GameKind::Dakon));
         let e = "sanyo".parse::<GameKind>().unwrap_err();
-        assert!(e.ends_with("did you mean 'san-yao'?"), "{e}");
+        assert!(e.to_string().ends_with("did you mean 'san-yao'?"), "{e}");
         let e = "chess".parse::<GameKind>().unwrap_err();
-        assert!(!e.contains("did you mean"), "{e}");
+        assert_eq!(e.nearest, None);
+        assert_eq!(
+            e.to_string(),
+            "unknown game 'chess' (the games are kalah, dakon, djenon-aboure, walak-pussa, san-yao)"
+        );
         assert_eq!(distance("kitten", "sitting"), 3);
     }
 }

@@ -119,8 +119,8 @@ impl MemoryEstimate {
 ///
 /// Lower tables: each layer below the top is held as a plain byte per entry (the build's own
 /// lookups) and as its encoded table, 4 bits per entry when its values have the parity of the
-/// layer, as every layer of the five games has (measured: 4.03 bits per entry over a whole
-/// build, block bases included). A layer without it is encoded in 8 bits, and the estimate is
+/// layer, as every layer of the five games has (block bases and exceptions add little:
+/// docs/performance.md, "Figures behind comments"). A layer without it is encoded in 8 bits, and the estimate is
 /// then low by up to half a byte per entry of such layers.
 pub fn memory_estimate<I: Indexer>(ix: &I, max_layer: u32) -> MemoryEstimate {
     let lens: Vec<u64> = (0..=max_layer).map(|k| ix.layer_len(k)).collect();
@@ -172,7 +172,7 @@ pub fn build<I: Indexer>(
         .num_threads(opts.threads.max(1))
         .thread_name(|i| format!("tables-{i}"))
         .build()
-        .map_err(|e| TableError::Threads(e.to_string()))?;
+        .map_err(TableError::Threads)?;
     // Writers killed before their rename (kill -9, a power cut) leave temporary files behind.
     crate::atomic_write::remove_stale_temporaries(dir);
     let mut tables: Vec<Table> = Vec::with_capacity(max_layer as usize + 1);
@@ -254,8 +254,8 @@ pub fn build<I: Indexer>(
 ///
 /// Every position of a layer looks up its children in the layers below, at random places. A
 /// byte is one load (and one prefetch) with nothing to decode; a table entry is a nibble, its
-/// block's base and now and then an exception, and the table lookups were a fifth of a build
-/// (docs/performance.md). The bytes cost one byte per entry of the lower layers for the length
+/// block's base and now and then an exception, and the table lookups are a large part of a
+/// build (docs/performance.md, "Plain bytes for the lower layers"). The bytes cost one byte per entry of the lower layers for the length
 /// of the build.
 pub(crate) struct Built<'a> {
     pub(crate) tables: &'a [Table],
@@ -338,8 +338,7 @@ pub(crate) fn fill_unused<I: Indexer>(ix: &I, layer: u32, values: &mut [i16]) {
         return;
     }
     // One pass over the layer finds both an even value (then nothing is filled) and the zeros,
-    // which are few (about 85 thousand of Kalah's 54.6 million at 6 holes, layer 19); three
-    // passes took 87 ms at that layer.
+    // which are few, rather than three passes (docs/performance.md, "Figures behind comments").
     const CHUNK: usize = 1 << 16;
     let scan: Option<Vec<Vec<u32>>> = values
         .par_chunks(CHUNK)

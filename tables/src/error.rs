@@ -4,6 +4,8 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use crate::format::{Encoding, TableId};
+
 /// Why a table could not be read, written, built or trusted.
 #[derive(Debug)]
 pub enum TableError {
@@ -47,7 +49,7 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        reason: String,
+        reason: HeaderFault,
     },
     /// The payload matches its checksum but not the format: an escaped entry without its
     /// exception, an exception list out of order or out of range, a value outside the layer's
@@ -63,8 +65,8 @@ pub enum TableError {
     NotAFile {
         /// The path.
         path: PathBuf,
-        /// What it is.
-        kind: String,
+        /// What it is ("a directory", "a FIFO", ...).
+        kind: &'static str,
     },
     /// Memory for a table could not be allocated.
     Allocation {
@@ -78,7 +80,7 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
         /// What differs.
-        reason: String,
+        reason: Mismatch,
     },
     /// The payload does not match its checksum.
     PayloadChecksum {
@@ -125,10 +127,10 @@ pub enum TableError {
         /// The line (from 1).
         line: usize,
         /// What is wrong with it.
-        reason: String,
+        reason: ManifestFault,
     },
-    /// The worker threads could not be started.
-    Threads(String),
+    /// The worker threads could not be started (the system refused them).
+    Threads(rayon::ThreadPoolBuildError),
     /// A layer too large for this machine's address space, or for the format.
     TooLarge {
         /// The layer.
@@ -141,6 +143,149 @@ pub enum TableError {
         /// The layers finished and written (`0..finished`); the layer being solved is dropped.
         finished: u32,
     },
+}
+
+/// What is wrong with a header that passed its checksum ([`TableError::BadHeader`]): a bad
+/// writer or a crafted file.
+#[derive(Debug)]
+pub enum HeaderFault {
+    /// The header's length field is larger than any header may be.
+    TooLong {
+        /// The length given.
+        len: usize,
+        /// The most allowed ([`crate::format::MAX_HEADER`]).
+        max: usize,
+    },
+    /// The header's bytes do not decode.
+    Decode(bincode::error::DecodeError),
+    /// The header decodes from fewer bytes than its length field says.
+    StrayBytes {
+        /// The bytes left over.
+        count: usize,
+    },
+    /// A nibble encoding with a step other than 1 or 2.
+    NibbleStep {
+        /// The step given.
+        step: u8,
+    },
+    /// Exceptions listed for an encoding that has none (only nibbles escape).
+    ExceptionsWithoutNibble,
+    /// The payload length is not what the entries, the encoding and the exceptions make.
+    PayloadLength {
+        /// The length given.
+        payload_len: u64,
+        /// The entries.
+        entries: u64,
+        /// The encoding.
+        encoding: Encoding,
+        /// The exceptions.
+        exceptions: u64,
+    },
+    /// The payload length overflows the file's length.
+    PayloadOverflow,
+    /// A table given as two parts whose first does not end where the header does.
+    PartBoundary {
+        /// Where the header ends.
+        header_end: usize,
+        /// The length of the first part.
+        part_len: usize,
+    },
+}
+
+impl fmt::Display for HeaderFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderFault::TooLong { len, max } => write!(f, "header length {len} exceeds {max}"),
+            HeaderFault::Decode(e) => e.fmt(f),
+            HeaderFault::StrayBytes { count } => {
+                write!(f, "{count} stray bytes after the header")
+            }
+            HeaderFault::NibbleStep { step } => write!(f, "nibble step {step}"),
+            HeaderFault::ExceptionsWithoutNibble => {
+                f.write_str("exceptions without the nibble encoding")
+            }
+            HeaderFault::PayloadLength {
+                payload_len,
+                entries,
+                encoding,
+                exceptions,
+            } => write!(
+                f,
+                "payload length {payload_len} does not match {entries} entries ({encoding}) with {exceptions} exceptions"
+            ),
+            HeaderFault::PayloadOverflow => f.write_str("payload length overflows"),
+            HeaderFault::PartBoundary {
+                header_end,
+                part_len,
+            } => write!(f, "the header ends at {header_end}, its part at {part_len}"),
+        }
+    }
+}
+
+/// How a valid table differs from the one asked for ([`TableError::Mismatch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Another game, options or board size (boxed: an error stays small on the `Ok` path).
+    Identity {
+        /// The table's identity.
+        found: Box<TableId>,
+        /// The one asked for.
+        asked: Box<TableId>,
+    },
+    /// Another layer.
+    Layer {
+        /// The table's layer.
+        found: u32,
+        /// The one asked for.
+        asked: u32,
+    },
+    /// The asked layer, with another number of entries than the layer has.
+    Entries {
+        /// The table's entries.
+        found: u64,
+        /// The layer.
+        layer: u32,
+        /// The layer's entries.
+        asked: u64,
+    },
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mismatch::Identity { found, asked } => write!(f, "it holds {found}, not {asked}"),
+            Mismatch::Layer { found, asked } => write!(f, "it holds layer {found}, not {asked}"),
+            Mismatch::Entries {
+                found,
+                layer,
+                asked,
+            } => write!(f, "it has {found} entries, but layer {layer} has {asked}"),
+        }
+    }
+}
+
+/// What is wrong with a manifest line ([`TableError::BadManifest`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManifestFault {
+    /// Not three fields.
+    FieldCount,
+    /// The digest is not 64 hex digits.
+    Digest,
+    /// The size is not a number.
+    Size,
+    /// The file name names a directory.
+    Directory,
+}
+
+impl fmt::Display for ManifestFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ManifestFault::FieldCount => "expected three fields: sha256, bytes, file",
+            ManifestFault::Digest => "the digest is not 64 hex digits",
+            ManifestFault::Size => "the size is not a number",
+            ManifestFault::Directory => "a file name must not name a directory",
+        })
+    }
 }
 
 /// What is wrong with a payload whose structure breaks the format ([`crate::validate`]), at

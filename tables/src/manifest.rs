@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::atomic_write::write_atomic;
-use crate::error::TableError;
+use crate::error::{ManifestFault, TableError};
 use crate::format::TableId;
 
 /// The manifest's file name for the set `id`: `kalah+empty-capture_6h.manifest`.
@@ -137,10 +137,10 @@ pub fn write(dir: &Path, id: &TableId, max_layer: u32) -> Result<PathBuf, TableE
 /// `sha256  bytes  file`.
 pub fn read(path: &Path) -> Result<Vec<Line>, TableError> {
     let text = std::fs::read_to_string(path).map_err(|e| TableError::io(path, e))?;
-    let bad = |n: usize, why: &str| TableError::BadManifest {
+    let bad = |n: usize, reason: ManifestFault| TableError::BadManifest {
         path: path.to_path_buf(),
         line: n + 1,
-        reason: why.to_string(),
+        reason,
     };
     let mut lines = Vec::new();
     for (n, l) in text.lines().enumerate() {
@@ -151,12 +151,12 @@ pub fn read(path: &Path) -> Result<Vec<Line>, TableError> {
         let (Some(d), Some(b), Some(f), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
         else {
-            return Err(bad(n, "expected three fields: sha256, bytes, file"));
+            return Err(bad(n, ManifestFault::FieldCount));
         };
-        let sha256 = unhex(d).ok_or_else(|| bad(n, "the digest is not 64 hex digits"))?;
-        let bytes = b.parse().map_err(|_| bad(n, "the size is not a number"))?;
+        let sha256 = unhex(d).ok_or_else(|| bad(n, ManifestFault::Digest))?;
+        let bytes = b.parse().map_err(|_| bad(n, ManifestFault::Size))?;
         if f.contains('/') || f.contains('\\') || f == ".." {
-            return Err(bad(n, "a file name must not name a directory"));
+            return Err(bad(n, ManifestFault::Directory));
         }
         lines.push(Line {
             file: f.to_string(),

@@ -32,12 +32,12 @@
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use ahash::RandomState;
 
 use rayon::prelude::*;
-use solver::search::Oracle;
+use solver::search::{Oracle, OracleFault};
 use solver::{Children, Game, Indexer, OracleSlot};
 
 use crate::error::TableError;
@@ -55,7 +55,7 @@ pub struct Tablebase<I: Indexer> {
     id: TableId,
     tables: Vec<Table>,
     /// The first contradiction a sampled check inside a search found.
-    fault: OnceLock<TableError>,
+    fault: OnceLock<Arc<TableError>>,
     /// What [`Tablebase::check`] knows of each layer (`checks[k]` is layer `k`).
     checks: Vec<LayerCheck>,
 }
@@ -434,7 +434,7 @@ impl<I: Indexer> Tablebase<I> {
 
     /// The first contradiction that a sampled check inside a search found, if any.
     pub fn fault(&self) -> Option<&TableError> {
-        self.fault.get()
+        self.fault.get().map(|e| &**e)
     }
 
     /// Checks `pos`, at `layer` and `index`, when it is in the sample (see the module docs),
@@ -456,7 +456,7 @@ impl<I: Indexer> Tablebase<I> {
         let mut children = Children::new();
         pos.children(&mut children);
         if let Err(e) = self.check_one(pos, children.as_slice()) {
-            let _ = self.fault.set(e);
+            let _ = self.fault.set(Arc::new(e));
         }
     }
 
@@ -535,12 +535,13 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     fn audit(&self, pos: &I::G, stop: &AtomicBool) {
         if !pos.is_over() && (pos.layer() as usize) < self.tables.len() {
             if let Err(e) = self.check_until(pos, stop) {
-                let _ = self.fault.set(e);
+                let _ = self.fault.set(Arc::new(e));
             }
         }
     }
 
-    fn fault(&self) -> Option<String> {
-        self.fault.get().map(ToString::to_string)
+    fn fault(&self) -> Option<OracleFault> {
+        let fault = self.fault.get()?.clone();
+        Some(OracleFault::shared(fault))
     }
 }

@@ -192,10 +192,9 @@
 //! keeps the best exit (2 bytes per slot), so later passes only generate the live slots'
 //! children and read this layer's values. The number of passes is about the longest chain of
 //! forced internal moves that runs against the slot order, plus one. In Djenon-aboure the live
-//! slots shrink fast (6 holes, layer 14: 6 passes over 100 %, 56 %, 15 %, 1.6 %, 0.06 % and
-//! 0.0003 % of the slots); in Walak-pussa the slots on cycles or worth 0 by endless play stay
-//! live, and every pass visits them (7 holes, layer 12: 12 passes, 38 % of the slots still live
-//! at the last; docs/performance.md). Memory: 2 bytes of value, 2 of best exit and a live bit per
+//! slots shrink fast from pass to pass; in Walak-pussa the slots on cycles or worth 0 by endless
+//! play stay live, and every pass visits them (docs/performance.md, "Lean cyclic layers" and
+//! "Figures behind comments", has the counts). Memory: 2 bytes of value, 2 of best exit and a live bit per
 //! slot ([`layer_working_bytes`]), about 4.1 bytes per slot; the result is the value array.
 
 use crate::game::Game;

@@ -91,7 +91,7 @@ mod tests;
 mod threads;
 
 pub use config::SearchConfig;
-pub use oracle::{Oracle, OracleSlot};
+pub use oracle::{Oracle, OracleFault, OracleSlot};
 pub use outcome::{Proven, SearchError, SearchResult};
 pub use progress::Progress;
 pub use solver::{analyze, solve, Solver};

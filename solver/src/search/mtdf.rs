@@ -2,7 +2,7 @@
 //! value down.
 
 use super::config::SearchConfig;
-use super::node::Searcher;
+use super::node::{Searcher, TestEnd};
 use super::shared::Job;
 use crate::game::Game;
 use crate::tt::Width;
@@ -55,8 +55,8 @@ pub(super) fn run_job<G: Game, W: Width>(
                         r > med
                     }
                     // Another thread answered this test: go on from its bounds.
-                    Err(true) => s.proven().0 > med,
-                    Err(false) => return None,
+                    Err(TestEnd::Moot) => s.proven().0 > med,
+                    Err(TestEnd::Stopped) => return None,
                 };
                 let (l, h) = s.proven();
                 (lo, hi) = (lo.max(l), hi.min(h));

@@ -50,6 +50,20 @@ struct Outcome {
     store: bool,
 }
 
+/// The set of a node's children searched so far, one bit per child: as wide as the most moves
+/// a position can have.
+type Searched = u32;
+const _: () = assert!(Searched::BITS as usize >= MAX_MOVES);
+
+/// Why a null-window test ([`Searcher::test`]) gave no bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TestEnd {
+    /// Another thread answered the test first (see `Shared::proven`): its bounds stand.
+    Moot,
+    /// The search's stop flag was raised.
+    Stopped,
+}
+
 /// One thread's search state. Created per job.
 pub(super) struct Searcher<'s, 'a, G: Game, W: Width> {
     pub(super) sh: &'s Shared<'a, G, W>,
@@ -121,11 +135,9 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         (!self.aborted).then_some(v)
     }
 
-    /// The null-window test of a value job: whether `F(pos) > t`, as a fail-soft bound, or
-    /// `Err(true)` when the thread gave the test up because another thread answered it (see
-    /// `Shared::proven`), `Err(false)` when stopped. `all`: whether the test is expected to fail
-    /// low.
-    pub(super) fn test(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, bool> {
+    /// The null-window test of a value job: whether `F(pos) > t`, as a fail-soft bound, or why
+    /// there is none ([`TestEnd`]). `all`: whether the test is expected to fail low.
+    pub(super) fn test(&mut self, pos: &G, t: i32, all: bool) -> Result<i32, TestEnd> {
         self.path.clear();
         self.test = Some(t);
         self.moot = false;
@@ -135,10 +147,10 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         if self.moot {
             self.aborted = false;
             self.moot = false;
-            return Err(true);
+            return Err(TestEnd::Moot);
         }
         if self.aborted {
-            Err(false)
+            Err(TestEnd::Stopped)
         } else {
             Ok(v)
         }
@@ -441,7 +453,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         let mut deferred = [0u8; MAX_MOVES];
         let mut n_deferred = 0;
         // Bit i: child i has been searched.
-        let mut searched = 0u32;
+        let mut searched: Searched = 0;
         let mut read_entries = false;
         for pass in 0..2 {
             let len = if pass == 0 { n } else { n_deferred };
@@ -531,7 +543,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         &mut self,
         kids: &[Child<G>],
         etc: &mut [Known<W::Quotient>],
-        searched: u32,
+        searched: Searched,
         beta: i32,
     ) -> Option<(i32, usize)> {
         for (i, (c, k)) in kids.iter().zip(etc.iter_mut()).enumerate() {

@@ -1,7 +1,9 @@
 //! Exact values from outside the search ([`Oracle`]), such as endgame tables.
 
 use crate::game::Game;
+use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Exact values from outside the search, such as endgame tables.
 pub trait Oracle<G: Game>: Sync {
@@ -39,10 +41,10 @@ pub trait Oracle<G: Game>: Sync {
     }
 
     /// A fault the oracle found in its own data (endgame tables that contradict themselves), as
-    /// a message for the user. The search looks at it with its stop flag, stops when there is
+    /// the oracle's own error. The search looks at it with its stop flag, stops when there is
     /// one, and returns [`SearchError::Oracle`](super::SearchError::Oracle) rather than a value
     /// that may rest on it. The default never finds one.
-    fn fault(&self) -> Option<String> {
+    fn fault(&self) -> Option<OracleFault> {
         None
     }
 }
@@ -56,3 +58,54 @@ pub struct OracleSlot {
     /// The place within the part.
     pub index: u64,
 }
+
+/// A fault an oracle found in its own data: the oracle's own typed error, kept whole (the search
+/// knows no oracle's types), so that its caller can read it back with
+/// [`OracleFault::downcast_ref`] (for endgame tables, a `tables::TableError`).
+#[derive(Clone)]
+pub struct OracleFault(Arc<dyn std::error::Error + Send + Sync + 'static>);
+
+impl OracleFault {
+    /// The fault `error`.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Arc::new(error))
+    }
+
+    /// The fault `error`, already shared (an oracle that keeps its fault hands out copies).
+    pub fn shared(error: Arc<dyn std::error::Error + Send + Sync + 'static>) -> Self {
+        Self(error)
+    }
+
+    /// The oracle's error, when it is an `E`.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        self.0.downcast_ref()
+    }
+}
+
+impl fmt::Debug for OracleFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for OracleFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl std::error::Error for OracleFault {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// Two faults are equal when they are the same error or say the same thing (the oracle's error
+/// type is not known here, so its words stand for it).
+impl PartialEq for OracleFault {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for OracleFault {}

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::oracle::OracleFault;
 use crate::game::Game;
 use crate::tt::TtError;
 
@@ -70,9 +71,9 @@ pub enum SearchError {
     Interrupted,
     /// The transposition table could not be built.
     Table(TtError),
-    /// The oracle found a fault in its own data ([`Oracle::fault`](super::Oracle::fault)): the
-    /// message says which.
-    Oracle(String),
+    /// The oracle found a fault in its own data ([`Oracle::fault`](super::Oracle::fault)): its
+    /// error says which.
+    Oracle(OracleFault),
 }
 
 impl fmt::Display for SearchError {
@@ -80,7 +81,7 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Interrupted => f.write_str("search interrupted"),
             SearchError::Table(e) => write!(f, "{e}"),
-            SearchError::Oracle(e) => f.write_str(e),
+            SearchError::Oracle(e) => e.fmt(f),
         }
     }
 }
@@ -89,7 +90,8 @@ impl std::error::Error for SearchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SearchError::Table(e) => Some(e),
-            SearchError::Interrupted | SearchError::Oracle(_) => None,
+            SearchError::Oracle(e) => Some(e),
+            SearchError::Interrupted => None,
         }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::defer::BusyMarks;
-use super::node::Searcher;
+use super::node::{Searcher, TestEnd};
 use super::order::move_order;
 use super::shared::{Job, Shared, GUESS_STOPPED};
 use super::*;

@@ -8,11 +8,15 @@ pub(super) const VALUE_OFFSET: i32 = 1 << (VALUE_BITS - 1);
 const LOWER_SHIFT: u32 = 0;
 const UPPER_SHIFT: u32 = 9;
 
+/// The move field: the best move's index + 1 (0: none).
+const MOVE_BITS: u32 = 6;
 const MOVE_SHIFT: u32 = 18;
-const MOVE_MASK: u64 = 0x3f;
+const MOVE_MASK: u64 = (1 << MOVE_BITS) - 1;
 
+/// The work field: log2 of the nodes the entry stands for, saturating at [`MAX_WORK`].
+const WORK_BITS: u32 = 4;
 pub(super) const WORK_SHIFT: u32 = 24;
-pub(super) const WORK_MASK: u64 = 0xf;
+pub(super) const WORK_MASK: u64 = (1 << WORK_BITS) - 1;
 
 /// Bits the fields take, from bit 0; the key's field starts here.
 pub(super) const PAYLOAD_BITS: u32 = 28;
@@ -20,8 +24,8 @@ pub(super) const PAYLOAD_BITS: u32 = 28;
 // The fields tile the low bits exactly, with nothing overlapping.
 const _: () = assert!(UPPER_SHIFT == LOWER_SHIFT + VALUE_BITS);
 const _: () = assert!(MOVE_SHIFT == UPPER_SHIFT + VALUE_BITS);
-const _: () = assert!(WORK_SHIFT == MOVE_SHIFT + 6);
-const _: () = assert!(PAYLOAD_BITS == WORK_SHIFT + 4);
+const _: () = assert!(WORK_SHIFT == MOVE_SHIFT + MOVE_BITS);
+const _: () = assert!(PAYLOAD_BITS == WORK_SHIFT + WORK_BITS);
 // A move index is below MAX_MOVES, and index + 1 must fit the move field.
 const _: () = assert!(crate::game::MAX_MOVES as u64 <= MOVE_MASK);
 

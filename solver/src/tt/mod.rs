@@ -12,7 +12,7 @@
 //! # Two widths, chosen per table
 //!
 //! - The **narrow** entry ([`narrow`]) is one `u64` with a 36-bit quotient: keys below
-//!   `(2^36 - 1) · len`. It serves most tables, and is the table's original layout.
+//!   `(2^36 - 1) · len`. It serves most tables.
 //! - The **wide** entry ([`wide`]) is one `u128` with a 100-bit quotient: keys below
 //!   `(2^100 - 1) · len`, so in a table of any size every key below `2^100 - 1`.
 //!

@@ -1,5 +1,4 @@
-//! The narrow entry: one `u64`, for keys whose quotient fits 36 bits. This is the table's
-//! original layout, unchanged.
+//! The narrow entry: one `u64`, for keys whose quotient fits 36 bits.
 //!
 //! # Entry layout
 //!

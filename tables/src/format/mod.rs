@@ -84,7 +84,7 @@ use bincode::{Decode, Encode};
 use solver::AllocError;
 
 use crate::checksum::crc32;
-use crate::error::TableError;
+use crate::error::{HeaderFault, TableError};
 
 mod payload;
 
@@ -226,8 +226,8 @@ pub fn encode_file(id: &TableId, layer: u32, values: &[i16]) -> Vec<u8> {
 /// A table file for `id`, layer `layer`, with these entries, in its two parts: everything up to
 /// the payload (magic, version, header length, header, header checksum), and the payload. The
 /// builder writes the parts one after the other and keeps the payload as the layer's table, so
-/// the payload is never copied: at layer 19 of Kalah with 6 holes, copying its 28 MB into fresh
-/// memory took 60-80 ms on one thread.
+/// the payload, the bulk of a large layer, is never copied (docs/performance.md, "Figures behind
+/// comments").
 ///
 /// # Errors
 /// As [`encode_entries`].
@@ -322,7 +322,10 @@ pub(crate) fn parse_head(
     if h > MAX_HEADER {
         return Err(TableError::BadHeader {
             path: p(),
-            reason: format!("header length {h} exceeds {MAX_HEADER}"),
+            reason: HeaderFault::TooLong {
+                len: h,
+                max: MAX_HEADER,
+            },
         });
     }
     let payload_at = PREFIX + h + 4;
@@ -337,13 +340,13 @@ pub(crate) fn parse_head(
         bincode::decode_from_slice(&bytes[PREFIX..PREFIX + h], config()).map_err(|e| {
             TableError::BadHeader {
                 path: p(),
-                reason: e.to_string(),
+                reason: HeaderFault::Decode(e),
             }
         })?;
     if used != h {
         return Err(TableError::BadHeader {
             path: p(),
-            reason: format!("{} stray bytes after the header", h - used),
+            reason: HeaderFault::StrayBytes { count: h - used },
         });
     }
     match header.encoding {
@@ -351,13 +354,13 @@ pub(crate) fn parse_head(
         Encoding::Nibble { step } => {
             return Err(TableError::BadHeader {
                 path: p(),
-                reason: format!("nibble step {step}"),
+                reason: HeaderFault::NibbleStep { step },
             })
         }
         Encoding::Byte | Encoding::Wide if header.exceptions != 0 => {
             return Err(TableError::BadHeader {
                 path: p(),
-                reason: "exceptions without the nibble encoding".into(),
+                reason: HeaderFault::ExceptionsWithoutNibble,
             })
         }
         _ => {}
@@ -365,17 +368,19 @@ pub(crate) fn parse_head(
     if header.expected_payload_len() != Some(header.payload_len) {
         return Err(TableError::BadHeader {
             path: p(),
-            reason: format!(
-                "payload length {} does not match {} entries ({}) with {} exceptions",
-                header.payload_len, header.entries, header.encoding, header.exceptions
-            ),
+            reason: HeaderFault::PayloadLength {
+                payload_len: header.payload_len,
+                entries: header.entries,
+                encoding: header.encoding,
+                exceptions: header.exceptions,
+            },
         });
     }
     let total = (payload_at as u64)
         .checked_add(header.payload_len)
         .ok_or_else(|| TableError::BadHeader {
             path: p(),
-            reason: "payload length overflows".into(),
+            reason: HeaderFault::PayloadOverflow,
         })?;
     if file_len != total {
         return Err(truncated(total));

@@ -86,8 +86,8 @@ pub fn encode_entries(layer: u32, values: &[i16]) -> Result<(Encoding, u64, Vec<
                     excs.push(v);
                 };
                 let codes = &mut bytes[b * BLOCK / 2..];
-                // The step is a constant in each loop: a division by a variable step was most
-                // of the encoding's time.
+                // The step is a constant in each loop, so dividing by it is no division
+                // (docs/performance.md, "Encoding, checking and copying a built layer").
                 if step == 2 {
                     encode_block::<2>(block, base, codes, &mut escape);
                 } else {
@@ -163,7 +163,8 @@ fn block_base(block: &[i16], step: u8) -> i8 {
 const HISTOGRAM: usize = 1024;
 
 /// The lowest value `x` of the block (from `lo` to `hi`) whose window `x..=x + span` holds the
-/// most of its values, by counting: sorting the block was 3 % of a build.
+/// most of its values, by counting, which is cheaper than sorting the block (docs/performance.md,
+/// "Figures behind comments").
 fn best_window_counted(block: &[i16], lo: i32, hi: i32, span: i32) -> i32 {
     let width = (hi - lo + 1) as usize;
     let mut count = [0u16; HISTOGRAM];

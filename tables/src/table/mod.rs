@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use crate::checksum::crc32;
-use crate::error::TableError;
+use crate::error::{HeaderFault, Mismatch, TableError};
 use crate::format::{self, byte_at, code_at, wide_at, Encoding, Header, Nibbles, TableId, ESCAPE};
 
 /// Where a table's bytes live.
@@ -56,14 +56,21 @@ const FENCE_SHIFT: u32 = 12;
 /// [`Table::expect`] on a header alone.
 fn check_expected(path: &Path, h: &Header, x: Expected<'_>) -> Result<(), TableError> {
     let reason = if h.id != *x.id {
-        format!("it holds {}, not {}", h.id, x.id)
+        Mismatch::Identity {
+            found: Box::new(h.id.clone()),
+            asked: Box::new(x.id.clone()),
+        }
     } else if h.layer != x.layer {
-        format!("it holds layer {}, not {}", h.layer, x.layer)
+        Mismatch::Layer {
+            found: h.layer,
+            asked: x.layer,
+        }
     } else if h.entries != x.entries {
-        format!(
-            "it has {} entries, but layer {} has {}",
-            h.entries, x.layer, x.entries
-        )
+        Mismatch::Entries {
+            found: h.entries,
+            layer: x.layer,
+            asked: x.entries,
+        }
     } else {
         return Ok(());
     };
@@ -139,7 +146,7 @@ fn open_regular(path: &Path) -> Result<(fs::File, u64), TableError> {
         } else {
             Err(TableError::NotAFile {
                 path: path.to_path_buf(),
-                kind: kind(m).to_string(),
+                kind: kind(m),
             })
         }
     };
@@ -178,10 +185,10 @@ impl Table {
         if payload_at != head.len() {
             return Err(TableError::BadHeader {
                 path,
-                reason: format!(
-                    "the header ends at {payload_at}, its part at {}",
-                    head.len()
-                ),
+                reason: HeaderFault::PartBoundary {
+                    header_end: payload_at,
+                    part_len: head.len(),
+                },
             });
         }
         let file_len = (head.len() + payload.len()) as u64;

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 /// `mancala` on MPI: commands split over the ranks of `mpirun` (docs/scale-out.md).
 #[derive(Parser, Debug)]
-#[command(name = "mancala-mpi", version, about, long_about = None)]
+#[command(name = "mancala-mpi", version, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

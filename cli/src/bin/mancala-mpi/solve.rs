@@ -10,7 +10,9 @@
 //!
 //! Messages (three words, point to point; only each rank's main thread calls MPI): rank 0 sends
 //! `JOB [id, frontier index, bound]`, `CANCEL [id, 0, 0]` and, at the end, `STOP`; a worker
-//! answers every job once, `ANSWER [id, 1, result]` or `ANSWER [id, 0, 0]` (cancelled). A worker
+//! answers every job once, `ANSWER [id, 1, result]`, `ANSWER [id, 0, 0]` (cancelled) or
+//! `ANSWER [id, 2, rank]` (its search failed, for instance on endgame tables that contradict
+//! themselves: the worker says why, rank 0 stops every rank, and all exit with an error). A worker
 //! searches on a thread of its own (with the ordinary threads, table and endgame tables), while
 //! its main thread polls for messages every millisecond and raises the search's stop flag when
 //! the running job is cancelled. The frontier's positions are worked out on every rank, so a job
@@ -177,7 +179,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
                 }
                 (o.map(Some), guess_nodes)
             }
-            (false, Some(w)) => (Ok(None), work(world, w)),
+            (false, Some(w)) => work(world, w),
             (false, None) => unreachable!("every rank but 0 works"),
         }
     });
@@ -231,8 +233,38 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     Ok(())
 }
 
-/// An answer: the job, and its result (`None`: cancelled).
-type Answer = (u64, Option<i32>);
+/// How a job ended.
+#[derive(Clone, Debug)]
+enum Reply {
+    /// Its result.
+    Bound(i32),
+    /// Cancelled before it finished.
+    Cancelled,
+    /// The search failed: the error on the worker's own rank, or (at rank 0) the rank whose
+    /// search failed.
+    Failed(Failure),
+}
+
+/// A failed search, as the rank that hears of it knows it.
+#[derive(Clone, Debug)]
+enum Failure {
+    /// On this rank: the error itself.
+    Here(SearchError),
+    /// On another rank, which says why.
+    On(usize),
+}
+
+/// An answer: the job, and how it ended.
+type Answer = (u64, Reply);
+
+/// An [`Answer`] as an `ANSWER` message from worker rank `rank`.
+fn encode((id, reply): &Answer, rank: usize) -> Message {
+    match reply {
+        Reply::Bound(r) => [*id, 1, *r as i64 as u64],
+        Reply::Cancelled => [*id, 0, 0],
+        Reply::Failed(_) => [*id, 2, rank as u64],
+    }
+}
 
 /// How the manager reaches its workers.
 trait Link<G: Game> {
@@ -268,13 +300,17 @@ fn manage<G: Game>(
         }
         for (id, r) in link.answers() {
             match r {
-                Some(r) => {
+                Reply::Bound(r) => {
                     let (key, bound) = m.finished(id, r);
                     if let Some(j) = journal.as_deref_mut() {
                         j.append(key, bound, r).context("writing the journal")?;
                     }
                 }
-                None => m.cancelled(id),
+                Reply::Cancelled => m.cancelled(id),
+                Reply::Failed(Failure::Here(e)) => return Err(e.into()),
+                Reply::Failed(Failure::On(rank)) => {
+                    bail!("the search on rank {rank} failed (see its message)")
+                }
             }
         }
     }
@@ -337,12 +373,26 @@ impl<G: Game> Link<G> for Local<'_> {
 }
 
 fn decode(msg: Message) -> Answer {
-    (msg[0], (msg[1] == 1).then_some(msg[2] as i64 as i32))
+    let reply = match msg[1] {
+        1 => Reply::Bound(msg[2] as i64 as i32),
+        2 => Reply::Failed(Failure::On(msg[2] as usize)),
+        _ => Reply::Cancelled,
+    };
+    (msg[0], reply)
 }
 
 /// A worker rank's loop: jobs and cancels from rank 0 to the search thread, answers back, until
-/// rank 0 says stop. Returns the nodes searched.
-fn work(world: &World, mut w: Worker<'_>) -> u64 {
+/// rank 0 says stop. Returns how its searches went (the first failure, if any) and the nodes
+/// searched.
+fn work<G: Game>(world: &World, mut w: Worker<'_>) -> (Result<Option<Outcome<G>>>, u64) {
+    let mut failed: Option<SearchError> = None;
+    let mut answer = |w: &mut Worker<'_>, a: Answer| {
+        w.answered(a.0);
+        if let Reply::Failed(Failure::Here(e)) = &a.1 {
+            failed.get_or_insert_with(|| e.clone());
+        }
+        world.send(0, ANSWER, encode(&a, world.rank()));
+    };
     loop {
         let mut busy = false;
         while let Some((tag, msg)) = world.try_receive_from(0) {
@@ -350,32 +400,20 @@ fn work(world: &World, mut w: Worker<'_>) -> u64 {
             match tag {
                 JOB => w.submit(msg[0], msg[1] as usize, msg[2] as i64 as i32),
                 CANCEL => w.cancel(msg[0]),
-                _ => return w.finish(),
+                _ => {
+                    let nodes = w.finish();
+                    return (failed.map_or(Ok(None), |e| Err(e.into())), nodes);
+                }
             }
         }
-        while let Ok((id, r)) = w.answers.try_recv() {
+        while let Ok(a) = w.answers.try_recv() {
             busy = true;
-            w.answered(id);
-            world.send(
-                0,
-                ANSWER,
-                [id, u64::from(r.is_some()), r.unwrap_or(0) as i64 as u64],
-            );
+            answer(&mut w, a);
         }
         if !busy {
-            match w.answers.recv_timeout(Duration::from_millis(1)) {
-                Ok((id, r)) => {
-                    w.answered(id);
-                    world.send(
-                        0,
-                        ANSWER,
-                        [id, u64::from(r.is_some()), r.unwrap_or(0) as i64 as u64],
-                    );
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    panic!("the search thread is gone")
-                }
+            // The search thread lives until `finish`, so the channel stays open until then.
+            if let Ok(a) = w.answers.recv_timeout(Duration::from_millis(1)) {
+                answer(&mut w, a);
             }
         }
     }
@@ -416,11 +454,18 @@ impl<'s> Worker<'s> {
         let thread = std::thread::Builder::new()
             .name("worker".into())
             .spawn_scoped(scope, move || {
+                // After a failure every job fails the same way (an oracle's fault stays), without
+                // a search; the jobs are still answered, so that no one waits for them.
+                let mut failed: Option<SearchError> = None;
                 for (id, i, bound) in rx {
+                    if let Some(e) = &failed {
+                        let _ = tx.send((id, Reply::Failed(Failure::Here(e.clone()))));
+                        continue;
+                    }
                     {
                         let mut r = r.lock().expect("worker state");
                         if r.cancelled.remove(&id) {
-                            let _ = tx.send((id, None));
+                            let _ = tx.send((id, Reply::Cancelled));
                             continue;
                         }
                         r.now = Some(id);
@@ -434,9 +479,12 @@ impl<'s> Worker<'s> {
                         halt.store(false, Ordering::Relaxed);
                     }
                     let answer = match result {
-                        Ok(v) => Some(v),
-                        Err(SearchError::Interrupted) => None,
-                        Err(e) => panic!("search failed: {e}"),
+                        Ok(v) => Reply::Bound(v),
+                        Err(SearchError::Interrupted) => Reply::Cancelled,
+                        Err(e) => {
+                            failed = Some(e.clone());
+                            Reply::Failed(Failure::Here(e))
+                        }
                     };
                     let _ = tx.send((id, answer));
                 }

@@ -7,16 +7,44 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, CommandFactory};
+use mancala::rules::GameKind;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Writes the completion script of `shell` to stdout.
 pub(super) fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
-    let mut cmd = super::Cli::command();
+    let mut cmd = offered(&super::Cli::command());
     let mut text = Vec::new();
     clap_complete::generate(shell, &mut cmd, "mancala", &mut text);
     write_stdout(&text)
+}
+
+/// The command tree as completions offer it: without the hidden commands and flags (for tools
+/// and measurements, not for people: `json-schema`, `--wide-table`; clap_complete's generators
+/// list hidden ones too), and with the five games' names as the values of a game argument (its
+/// parser also takes aliases and any case, which clap cannot list).
+fn offered(cmd: &clap::Command) -> clap::Command {
+    let mut out = clap::Command::new(cmd.get_name().to_owned());
+    if let Some(about) = cmd.get_about() {
+        out = out.about(about.clone());
+    }
+    if let Some(v) = cmd.get_version() {
+        out = out.version(v.to_owned());
+    }
+    for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+        let arg = arg.clone();
+        out = out.arg(if arg.get_id() == "game" {
+            let names = GameKind::ALL.map(GameKind::name);
+            arg.value_parser(clap::builder::PossibleValuesParser::new(names))
+        } else {
+            arg
+        });
+    }
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        out = out.subcommand(offered(sub));
+    }
+    out
 }
 
 /// `mancala man [COMMAND...] [--dir DIR]`.

@@ -61,7 +61,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("MANCALA_VERSION_S
 
 /// Play, solve and analyse two-row mancala games exactly.
 #[derive(Parser, Debug)]
-#[command(name = "mancala", version = VERSION, about, long_about = None)]
+#[command(name = "mancala", version = VERSION, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -71,7 +71,7 @@ pub(crate) fn play_match<R: Rules>(
     rules: R,
 ) -> Result<Match<R>> {
     let options = MatchOptions { fill_from_move_1 };
-    mancala::matches::check_game(R::KIND, options)?;
+    mancala::matches::check_game(R::KIND, options).map_err(mancala_cli::args::match_error)?;
     let (start, starter, seeds) = first_round(pos, rules)?;
     let mut m = Match::new(rules, seeds, options, start, starter)?;
     // The shared move syntax (`3`, or `S3` with the side: a printed PV pastes back); a mark is

@@ -33,7 +33,11 @@ fn a_test_another_thread_answered_is_given_up() {
         // Proven above t, or proven at most t: either way the test is moot.
         for (lo, hi) in [(t + 1, s), (-s, t)] {
             let sh = shared(lo, hi);
-            assert_eq!(Searcher::new(&sh, 0).test(&g, t, false), Err(true), "t {t}");
+            assert_eq!(
+                Searcher::new(&sh, 0).test(&g, t, false),
+                Err(TestEnd::Moot),
+                "t {t}"
+            );
         }
         let sh = shared(-s, s);
         let r = Searcher::new(&sh, 0).test(&g, t, t >= v).unwrap();
@@ -194,6 +198,9 @@ fn a_stopped_search_keeps_what_it_proved() {
     );
 }
 
+/// The fault [`Faulty`] reports.
+const FAULT: &str = "layer 3, entry 7 contradicts itself";
+
 /// An oracle that answers the low layers exactly but reports a fault once it has been probed
 /// `after` times (as endgame tables do when a sampled check finds a contradiction), and counts
 /// the positions audited.
@@ -212,9 +219,9 @@ impl<const C: bool> Oracle<Graph<C>> for Faulty<'_> {
         self.audited.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn fault(&self) -> Option<String> {
+    fn fault(&self) -> Option<OracleFault> {
         (self.low.calls.load(Ordering::Relaxed) >= self.after)
-            .then(|| "layer 3, entry 7 contradicts itself".to_string())
+            .then(|| OracleFault::new(std::io::Error::other(FAULT)))
     }
 }
 
@@ -243,9 +250,9 @@ fn an_oracle_fault_stops_the_search() {
         };
         assert_eq!(
             solve(&p, &cfg(threads, 1 << 14), Some(&faulty)).err(),
-            Some(SearchError::Oracle(
-                "layer 3, entry 7 contradicts itself".into()
-            ))
+            Some(SearchError::Oracle(OracleFault::new(
+                std::io::Error::other(FAULT)
+            )))
         );
         assert!(faulty.audited.load(Ordering::Relaxed) > children.len() as u64);
         let sound = Faulty {

@@ -14,7 +14,7 @@ pub struct SearchArgs {
     /// Search threads (default: all cores).
     #[arg(long)]
     pub(super) threads: Option<usize>,
-    /// Transposition table size in MiB (default 256; smaller boards use only what they can fill).
+    /// Transposition table size in MiB, fixed (default: grows with the search from 8 MiB, up to 4 GiB or half the available memory).
     #[arg(long)]
     pub(super) hash_mb: Option<u64>,
     /// Show a progress line on stderr even when it is not a terminal.

@@ -82,7 +82,7 @@ pub(super) fn run(a: &MatchArgs) -> Result<ExitCode> {
     let options = MatchOptions {
         fill_from_move_1: a.fill_from_move_1,
     };
-    mancala::matches::check_game(a.game, options)?;
+    mancala::matches::check_game(a.game, options).map_err(mancala_cli::args::match_error)?;
     let v = Variant::standard(a.game);
     mancala::with_rules!(v, r => run_game(a, r, options))
 }

@@ -4,7 +4,7 @@
 //! - `verify first-player GAME --holes A..B --seeds C..D`: solves the start of every board size
 //!   in the ranges (the first player's advantage), with a per-size time limit; sizes cut off are
 //!   reported as unknown, never guessed. Table on stdout; optional CSV, JSON and an SVG heatmap.
-//! - `verify published`: the Kalah values of REFERENCE.md (built in: [`mancala::reference_values`]),
+//! - `verify published`: the published Kalah values of docs/reference-values.md §2 (built in: [`mancala::reference_values`]),
 //!   row by row: agree, disagree or skipped. Exit status 1 on any disagreement.
 //! - `verify opening GAME`: the first player's whole first turn, searched exhaustively
 //!   ([`mancala::opening`]): is there a winning opening (docs/rules.md §9)? With `--solve`, also the
@@ -45,7 +45,7 @@ pub struct VerifyArgs {
 enum VerifyCommand {
     /// Solve the start of every board size in a range: the first player's advantage.
     FirstPlayer(first_player::FirstPlayerArgs),
-    /// Check the published Kalah values of REFERENCE.md (built in) that fit the time limit.
+    /// Check the published Kalah values (docs/reference-values.md §2, built in) that fit the time limit.
     Published(published::PublishedArgs),
     /// Search the first player's whole first turn for an outright win (the Dakon first-player claim).
     Opening(opening::OpeningArgs),

@@ -1,4 +1,4 @@
-//! `verify published`: REFERENCE.md's Kalah values, row by row.
+//! `verify published`: the published Kalah values (docs/reference-values.md §2), row by row.
 //!
 //! Several rows cite the same board (Kalah(6,4) with each capture rule is in both of
 //! REFERENCE.md's tables, once per source), so the rows are first reduced to their distinct
@@ -186,7 +186,7 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
         json::print(&mut out, &v)?;
         return Ok(code);
     }
-    writeln!(out, "Published Kalah values (REFERENCE.md) against this solver; default end rule; time limit {limit} s per board; {solved} distinct boards tried.")?;
+    writeln!(out, "Published Kalah values (docs/reference-values.md §2) against this solver; default end rule; time limit {limit} s per board; {solved} distinct boards tried.")?;
     writeln!(out)?;
     writeln!(out, "| board | rule | published | best (published) | computed | best (computed) | seconds | result | source |")?;
     writeln!(out, "|:------|:-----|----------:|:-----------------|---------:|:----------------|--------:|:-------|:-------|")?;
