@@ -12,6 +12,7 @@ mod error;
 mod games;
 mod page;
 mod request;
+mod review;
 mod state;
 
 use super::engine;
@@ -101,6 +102,7 @@ async fn serve(state: Arc<State>, addr: SocketAddr) -> Result<()> {
     let bound = listener.local_addr()?;
     let app = page::routes()
         .merge(api::routes())
+        .merge(review::routes())
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state);
     {
