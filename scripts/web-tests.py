@@ -245,10 +245,40 @@ def test_phone_size(d):
     d.set_window_size(1280, 900)
 
 
+def test_review(d):
+    """The Review view: a pasted Kalah(4,3) game, a bar per move with the CLI's losses, the
+    mistakes marked on its move list, and a bar that sets the board to its position."""
+    new_game(d, "kalah", 4, 3, engine="none")
+    line = "3 1 2 4 1"
+    want = cli("review", "kalah", "--holes", "4", "--seeds", "3", "--moves", line)
+    box = d.find_element(By.ID, "review-input")
+    box.clear()
+    box.send_keys(line)
+    d.find_element(By.ID, "review-run").click()
+    end = time.time() + 30
+    while d.execute_script("return document.body.dataset.review") != "done":
+        assert time.time() < end, d.find_element(By.ID, "review-error").text or "no review"
+        time.sleep(0.1)
+    bars = d.find_elements(By.CSS_SELECTOR, "#review-chart .bar")
+    assert len(bars) == len(want["moves"]), len(bars)
+    items = d.find_elements(By.CSS_SELECTOR, "#review-moves li")
+    for bar, li, m in zip(bars, items, want["moves"]):
+        assert f"lost {m['loss']}: {m['class']}" in bar.get_attribute("title"), (bar.get_attribute("title"), m)
+        assert m["class"] in li.get_attribute("class").split(), (li.get_attribute("class"), m)
+    marked = [li.text for li in items if {"mistake", "blunder"} & set(li.get_attribute("class").split())]
+    assert marked == [f"{m['side']}{m['move']}" for m in want["moves"] if m["class"] in ("mistake", "blunder")], marked
+    # The fourth move's bar: the board goes to the position it was played in.
+    bars[3].click()
+    settle(d)
+    assert position(d) == want["moves"][3]["position"], (position(d), want["moves"][3])
+    shot(d, "08-review")
+
+
 def main():
     d = browser()
     tests = [test_opens, test_kalah_to_the_end, test_hint_equals_analyze, test_undo_and_keys,
-             test_paste_a_position, test_dakon_match_round_2, test_stop, test_phone_size]
+             test_paste_a_position, test_dakon_match_round_2, test_stop, test_phone_size,
+             test_review]
     failed = 0
     try:
         for t in tests:

@@ -16,6 +16,7 @@ engine (docs/rules.md). The engine is Rust (``mancala._mancala``); this package 
 from ._mancala import (
     GAMES,
     Match,
+    MoveReview,
     Position,
     SolveResult,
     Tables,
@@ -24,12 +25,14 @@ from ._mancala import (
     build_tables,
     game_info,
     perfect_move,
+    review,
     solve,
 )
 
 __all__ = [
     "GAMES",
     "Match",
+    "MoveReview",
     "Position",
     "SolveResult",
     "Tables",
@@ -38,5 +41,6 @@ __all__ = [
     "build_tables",
     "game_info",
     "perfect_move",
+    "review",
     "solve",
 ]

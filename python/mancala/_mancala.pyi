@@ -164,3 +164,44 @@ class Match:
 
 def game_info(game: str, holes: Optional[int] = None) -> Dict[str, Any]:
     """A game's board sizes, seeds, rule options and whether its play can cycle."""
+
+class MoveReview:
+    """One move of a game graded against perfect play (``review``). Values are final
+    South-minus-North scores, ``loss`` is in seeds from the mover's side; where the time limit
+    stopped a search the exact field is ``None`` and its ``*_bounds`` pair bounds it."""
+
+    ply: int
+    """The move's number in the game, from 1."""
+    side: str
+    """``"S"`` or ``"N"``: the side that moved."""
+    position: Position
+    """The position the move was played in."""
+    move: int
+    value: Optional[int]
+    """The move's value: the final value of the position after it."""
+    value_bounds: Tuple[int, int]
+    best_value: Optional[int]
+    """The best value: the final value of ``position``."""
+    best_bounds: Tuple[int, int]
+    best: List[int]
+    """Every best move when ``best_complete``; else the move played (known best) or none."""
+    best_complete: bool
+    loss: Optional[int]
+    """Seeds lost by the mover: best minus played, from the mover's side (0: a best move)."""
+    loss_bounds: Tuple[int, int]
+    grade: Optional[str]
+    """``"best"``, ``"inaccuracy"``, ``"mistake"`` or ``"blunder"``; ``None`` when open."""
+
+def review(
+    pos: Position,
+    moves: Union[str, Sequence[Move]],
+    threads: Optional[int] = None,
+    hash_mb: Optional[int] = None,
+    tables: TablesArg = None,
+    time_limit: Optional[float] = None,
+    mistake: int = 2,
+    blunder: int = 6,
+    all_best: bool = False,
+) -> List[MoveReview]:
+    """Grades the game from ``pos`` through ``moves`` against perfect play, one record per move
+    (one search for the whole game; ``time_limit`` per search leaves bounds, never guesses)."""

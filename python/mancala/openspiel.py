@@ -32,6 +32,7 @@ import numpy as np
 import pyspiel
 
 from ._mancala import Position, analyze, game_info, perfect_move
+from ._mancala import review as _review
 
 __all__ = [
     "GAME_NAMES",
@@ -42,6 +43,8 @@ __all__ = [
     "from_openspiel",
     "to_openspiel",
     "openspiel_action",
+    "game_moves",
+    "review",
 ]
 
 #: The registered short names, by our game name.
@@ -385,3 +388,36 @@ def move_values(state) -> Dict[int, int]:
     if isinstance(state, MancalaState):
         return {m - 1: v for m, v in values.items()}
     return {openspiel_action(pos, m): v for m, v in values.items()}
+
+
+def game_moves(state) -> "tuple[Position, List[int]]":
+    """The game that led to an OpenSpiel ``state``, from its history: the start position and
+    the moves played (pit numbers of the mover's row). ``state`` is a state of OpenSpiel's own
+    ``mancala`` (Kalah 6 x 4 from the start) or of a registered game (from the game's start)."""
+    if isinstance(state, MancalaState):
+        at = state.get_game().new_initial_state().position
+        move_of = lambda action, pos: action + 1  # noqa: E731 (pit = action + 1 in both rows)
+    elif state.get_game().get_type().short_name == "mancala":
+        at = Position("kalah", holes=_OS_HOLES, seeds=4)
+        # Player 0 sows pits 1..6 of the board, player 1 pits 8..13 (its store is index 0).
+        move_of = lambda action, pos: action if pos.to_move == "S" else action - _OS_HOLES - 1  # noqa: E731
+    else:
+        raise ValueError(f"not a state of OpenSpiel's mancala or of a registered game: {state.get_game()}")
+    start, moves = at, []
+    for action in state.history():
+        move = move_of(action, at)
+        at = at.play(move)
+        moves.append(move)
+    if at != from_openspiel(state):
+        raise ValueError(f"the history of {state} does not lead to it: {at} is not {from_openspiel(state)}")
+    return start, moves
+
+
+def review(state, **kwargs: Any) -> "List[Any]":
+    """Grades the game that led to ``state`` against perfect play: ``mancala.review`` of its
+    start and its history (``game_moves``), one ``mancala.MoveReview`` per move, with each
+    move's value, the best value and moves, and the seeds lost from the mover's side. Keyword
+    arguments (``threads``, ``tables``, ``time_limit``, ``mistake``, ``blunder``, ...) are
+    ``mancala.review``'s."""
+    start, moves = game_moves(state)
+    return _review(start, moves, **kwargs)

@@ -7,6 +7,7 @@ mod errors;
 mod info;
 mod matches;
 mod position;
+mod review;
 mod search;
 mod tables;
 mod watch;
@@ -23,6 +24,8 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search::solve, m)?)?;
     m.add_function(wrap_pyfunction!(search::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(search::perfect_move, m)?)?;
+    m.add_class::<review::PyMoveReview>()?;
+    m.add_function(wrap_pyfunction!(review::review, m)?)?;
     m.add_function(wrap_pyfunction!(tables::build_tables, m)?)?;
     m.add_function(wrap_pyfunction!(info::game_info, m)?)?;
     let games: Vec<&str> = mancala::rules::GameKind::ALL

@@ -15,6 +15,7 @@
 
 mod base;
 mod play;
+mod review;
 mod schema;
 mod solve;
 mod tables;
@@ -22,6 +23,7 @@ mod verify;
 
 pub use base::*;
 pub use play::*;
+pub use review::*;
 pub use schema::schema;
 pub use solve::*;
 pub use tables::*;

@@ -2,6 +2,7 @@
 
 use super::base::{Output, FORMAT};
 use super::play::{MatchPlay, Moves, Perft, Play};
+use super::review::{DatasetPosition, Review, ReviewLineError};
 use super::solve::{
     Analyze, AnalyzeLine, AnalyzeStopped, BatchError, Solve, SolveLine, SolveMpi, SolveStopped,
 };
@@ -52,6 +53,9 @@ pub fn schema() -> Value {
     add::<VerifyMatch>(&mut g, &mut roots);
     add::<VerifyPie>(&mut g, &mut roots);
     add::<SolveMpi>(&mut g, &mut roots);
+    add::<Review>(&mut g, &mut roots);
+    add::<ReviewLineError>(&mut g, &mut roots);
+    add::<DatasetPosition>(&mut g, &mut roots);
     let mut defs = g.take_definitions(true);
     for d in defs.values_mut() {
         close(d);

@@ -7,6 +7,7 @@
 
 mod batch;
 mod book;
+mod dataset;
 mod draw;
 mod engine;
 mod fallback;
@@ -18,6 +19,7 @@ mod perft;
 mod play;
 mod protocol;
 mod record;
+mod review;
 mod serve;
 mod solve;
 mod tables;
@@ -79,6 +81,10 @@ enum Command {
     Solve(SolveArgs),
     /// The exact value of every legal move.
     Analyze(SolveArgs),
+    /// Grade a game against perfect play: each move's value, the best value and moves, the seeds lost.
+    Review(review::ReviewArgs),
+    /// Write solved positions (the exact value of every move) as JSON Lines, for training networks.
+    Dataset(dataset::DatasetArgs),
     /// Count move sequences per depth and per first move, to check a move generator (chess's perft).
     Perft(perft::PerftArgs),
     /// Speak the engine protocol on stdin/stdout (docs/protocol.md), for tournament harnesses and GUIs.
@@ -372,6 +378,14 @@ pub fn run(cli: Cli) -> Result<std::process::ExitCode> {
                 }
                 None => mancala::with_rules!(v, r => solve::analyze(&a.pos, &a.search, r, a.json)),
             }
+        }
+        Command::Review(a) => {
+            let v = a.variant()?;
+            mancala::with_rules!(v, r => review::run(&a, r))
+        }
+        Command::Dataset(a) => {
+            let v = a.variant()?;
+            mancala::with_rules!(v, r => dataset::run(&a, r))
         }
         Command::Perft(a) => {
             let v = a.pos.variant()?;

@@ -14,6 +14,7 @@ mod games;
 mod guard;
 mod page;
 mod request;
+mod review;
 mod state;
 
 use super::engine;
@@ -113,6 +114,7 @@ async fn serve(state: Arc<State>, addr: SocketAddr, allow_host: &[String]) -> Re
     let guard = Arc::new(guard::Guard::new(bound.port(), allow_host));
     let app = page::routes()
         .merge(api::routes())
+        .merge(review::routes())
         .fallback(|| async { error::ApiError::not_found("no such page or API route".to_string()) })
         .method_not_allowed_fallback(|| async {
             error::ApiError::wrong_method(

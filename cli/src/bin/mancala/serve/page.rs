@@ -12,6 +12,7 @@ const INDEX: &str = include_str!("page/index.html");
 const STYLE: &str = include_str!("page/style.css");
 const BOARD: &str = include_str!("page/board.js");
 const APP: &str = include_str!("page/app.js");
+const REVIEW: &str = include_str!("page/review.js");
 
 /// The page's routes: each file at a fixed path.
 pub(super) fn routes() -> Router<Arc<State>> {
@@ -25,6 +26,10 @@ pub(super) fn routes() -> Router<Arc<State>> {
         .route(
             "/app.js",
             get(|| file(APP, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/review.js",
+            get(|| file(REVIEW, "text/javascript; charset=utf-8")),
         )
 }
 
