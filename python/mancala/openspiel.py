@@ -31,7 +31,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 import numpy as np
 import pyspiel
 
-from ._mancala import Position, analyze, game_info, perfect_move
+from ._mancala import Calibrated, Position, analyze, game_info, perfect_move
 from ._mancala import review as _review
 
 __all__ = [
@@ -336,23 +336,49 @@ def to_openspiel(pos: Position, moves: Optional[Iterable[Any]] = None):
 
 
 class ExactBot(pyspiel.Bot):
-    """A ``pyspiel.Bot`` that plays the first best move of an exact search: perfect play, to
-    evaluate agents against. Works on the registered games and on OpenSpiel's ``mancala``.
-    On a cycle of best play (Walak-pussa, San-Yao) the player the value favours takes the first
-    best move towards leaving it (docs/rules.md §13.5, ``mancala.perfect_move``): the plain first
-    best move could go round the cycle for ever and never collect the value.
+    """A ``pyspiel.Bot`` that plays from exact values: perfect play by default, or a calibrated
+    opponent, a perfect player weakened by a known amount, to measure agents against a ladder of
+    strengths. Works on the registered games and on OpenSpiel's ``mancala``.
 
-    ``threads``, ``hash_mb`` and ``tables`` are ``mancala.solve``'s; the best move of each
-    position met is remembered, so replaying the same positions costs no search.
+    Perfect play (``epsilon=0``, ``temperature=0``) is the first best move; on a cycle of best
+    play (Walak-pussa, San-Yao) the player the value favours takes the first best move towards
+    leaving it (docs/rules.md §13.5, ``mancala.perfect_move``): the plain first best move could
+    go round the cycle for ever and never collect the value.
+
+    ``epsilon``: the probability of a uniformly random legal move instead. ``temperature``: in
+    seeds; when above 0 the bot draws its moves from a softmax of their exact values
+    (``exp(value / temperature)``, values from the mover's side) instead of the perfect move.
+    ``seed``: the seed of the draws; one bot's moves over its games replay from the same seed
+    (``mancala.Calibrated``, the engine's own generator: the CLI's ``play --engine-epsilon``
+    and the engine protocol draw the same moves from the same seed and values).
+
+    ``threads``, ``hash_mb`` and ``tables`` are ``mancala.solve``'s, ``time_limit`` (seconds)
+    bounds each ``move_values`` search; the best move and the move values of each position met
+    are remembered, so replaying the same positions costs no search.
     """
 
-    def __init__(self, game=None, threads: Optional[int] = 1, hash_mb: Optional[int] = None, tables=None):
+    def __init__(
+        self,
+        game=None,
+        threads: Optional[int] = 1,
+        hash_mb: Optional[int] = None,
+        tables=None,
+        epsilon: float = 0.0,
+        temperature: float = 0.0,
+        seed: int = 0,
+        time_limit: Optional[float] = None,
+    ):
         pyspiel.Bot.__init__(self)
         self._game = game
         self._threads = threads
         self._hash_mb = hash_mb
         self._tables = tables
+        self._time_limit = time_limit
+        # Checked here, so a bad ladder rung fails at once with the argument's name.
+        self._player = Calibrated(epsilon=epsilon, temperature=temperature, seed=seed)
+        self._perfect = epsilon == 0.0 and temperature == 0.0
         self._best: Dict[Position, int] = {}
+        self._values: Dict[Position, Dict[int, int]] = {}
 
     def best_move(self, pos: Position) -> int:
         """The move perfect play makes in ``pos`` (a pit number): ``mancala.perfect_move``."""
@@ -364,14 +390,49 @@ class ExactBot(pyspiel.Bot):
             self._best[pos] = move
         return move
 
+    def position_values(self, pos: Position) -> Dict[int, int]:
+        """Every legal move of ``pos`` (pit numbers) with its exact value, the final
+        South-minus-North score perfect play reaches after it. Raises ``TimeoutError`` when
+        ``time_limit`` stops the search first."""
+        values = self._values.get(pos)
+        if values is None:
+            values = analyze(
+                pos,
+                threads=self._threads,
+                hash_mb=self._hash_mb,
+                tables=self._tables,
+                time_limit=self._time_limit,
+            )
+            self._values[pos] = values
+        return values
+
+    def move_values(self, state) -> Dict[int, int]:
+        """Every legal action of an OpenSpiel ``state`` with its exact value (the final
+        South-minus-North score perfect play reaches after it), searched with the bot's
+        ``threads``, ``hash_mb``, ``tables`` and ``time_limit``."""
+        pos = from_openspiel(state)
+        return _actions(state, pos, self.position_values(pos))
+
+    def choose(self, pos: Position) -> int:
+        """The bot's move in ``pos`` (a pit number): the perfect move, or the calibrated draw."""
+        if self._perfect:
+            return self.best_move(pos)
+        values = self.position_values(pos)
+        sign = 1 if pos.to_move == "S" else -1
+        mover = [(m, sign * v) for m, v in sorted(values.items())]
+        move, _how = self._player.choose(mover, self.best_move(pos))
+        return move
+
     def step(self, state) -> int:
         pos = from_openspiel(state)
-        move = self.best_move(pos)
+        move = self.choose(pos)
         if isinstance(state, MancalaState):
             return move - 1
         return openspiel_action(pos, move)
 
     def restart_at(self, state) -> None:
+        # The draws go on from game to game: a fixed seed fixes the bot's whole series of games,
+        # and two games in a row are not copies of each other.
         pass
 
     def inform_action(self, state, player_id, action) -> None:
@@ -379,6 +440,13 @@ class ExactBot(pyspiel.Bot):
 
     def provides_policy(self) -> bool:
         return False
+
+
+def _actions(state, pos: Position, values: Dict[int, int]) -> Dict[int, int]:
+    """Pit-numbered ``values`` of ``pos`` as the actions of ``state``."""
+    if isinstance(state, MancalaState):
+        return {m - 1: v for m, v in values.items()}
+    return {openspiel_action(pos, m): v for m, v in values.items()}
 
 
 def move_values(state) -> Dict[int, int]:

@@ -3,6 +3,7 @@
 //! and adds the OpenSpiel games. See docs/python.md.
 
 mod any;
+mod calibrated;
 mod errors;
 mod info;
 mod matches;
@@ -21,6 +22,7 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<search::SolveResult>()?;
     m.add_class::<tables::PyTables>()?;
     m.add_class::<matches::PyMatch>()?;
+    m.add_class::<calibrated::PyCalibrated>()?;
     m.add_function(wrap_pyfunction!(search::solve, m)?)?;
     m.add_function(wrap_pyfunction!(search::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(search::perfect_move, m)?)?;
