@@ -127,6 +127,14 @@ pub enum TableError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A table set's manifest that cannot be one: larger than any manifest, or listing no file
+    /// (which would vouch for nothing).
+    UnfitManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The worker threads could not be started.
     Threads(String),
     /// A layer too large for this machine's address space, or for the format.
@@ -330,6 +338,9 @@ impl fmt::Display for TableError {
             ),
             TableError::BadManifest { path, line, reason } => {
                 write!(f, "{}: line {line}: {reason}", path.display())
+            }
+            TableError::UnfitManifest { path, reason } => {
+                write!(f, "{}: {reason}", path.display())
             }
             TableError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TableError::TooLarge { layer, entries } => {
