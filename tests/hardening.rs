@@ -28,7 +28,7 @@ fn build_kalah4_args(d: &str) -> [&str; 9] {
 }
 
 /// Kalah on 4 holes, layers 0 to 12, built by the CLI into `dir`.
-fn build_kalah4(dir: &Path) -> String {
+pub(crate) fn build_kalah4(dir: &Path) -> String {
     ok(&[
         &build_kalah4_args(dir.to_str().unwrap())[..],
         &["--threads", "2"],

@@ -113,3 +113,45 @@ fn moves_that_reach_the_relay_are_reported_as_still_relaying() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn the_batch_honours_the_time_limit_per_line() {
+    // Finding 9: `--time-limit` was ignored by `--batch` (26 lines took 74.7 s under 3 s).
+    let dir = temp_dir("h56-batch-limit");
+    let batch = dir.join("lines.txt");
+    std::fs::write(
+        &batch,
+        "6,6,6,6,6,6/6,6,6,6,6,6/0,0/S\n0,0,0,0,0,1/0,0,0,0,0,1/0,0/S\n",
+    )
+    .unwrap();
+    for command in ["solve", "analyze"] {
+        let args = [
+            command,
+            "kalah",
+            "--batch",
+            batch.to_str().unwrap(),
+            "--time-limit",
+            "1",
+            "--threads",
+            "1",
+        ];
+        let o = within(&args, 4.0);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(124), "{out}{err}");
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert_eq!(lines[0]["line"], 1);
+        assert_eq!(lines[0]["complete"], false);
+        assert_eq!(lines[0]["stopped"], "time-limit");
+        let (lo, hi) = (
+            lines[0]["lower"].as_i64().unwrap(),
+            lines[0]["upper"].as_i64().unwrap(),
+        );
+        assert!(-72 <= lo && lo <= hi && hi <= 72, "{out}");
+        assert_eq!(lines[1]["complete"], true, "{out}");
+        assert_eq!(lines[1]["value"], 0, "{out}");
+    }
+}

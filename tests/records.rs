@@ -95,3 +95,76 @@ fn a_record_is_only_read_under_its_own_rules_and_bad_files_are_refused() {
     assert!(fails(&["play", "kalah", "--record", nowhere.to_str().unwrap()]).contains("--record"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_record_replaces_only_a_regular_file_and_never_follows_a_link() {
+    // Finding 10 of issue 56: `--record FILE` renamed its temporary over whatever FILE was (a
+    // FIFO or a device became a regular file), wrote through an existing `FILE.tmp` symbolic
+    // link, and two writers shared that one temporary.
+    let dir = temp_dir("records-safe");
+    use std::os::unix::fs::FileTypeExt;
+    let run = record_to;
+    // A FIFO and a symbolic link at FILE are refused and left as they are.
+    let fifo = dir.join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let o = run(&fifo);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not a regular file (a FIFO)"), "{err}");
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "mine").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(&link);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("(a symbolic link)"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+    // A `FILE.tmp` link planted beside FILE is never written through.
+    let game = dir.join("game.json");
+    std::os::unix::fs::symlink(&target, dir.join("game.json.tmp")).unwrap();
+    let o = run(&game);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "mine");
+    assert!(std::fs::read_to_string(&game)
+        .unwrap()
+        .contains("\"moves\":[\"S2\"]"));
+    // Writers at once each write a whole record, and leave no temporary behind.
+    let writers: Vec<_> = (0..8)
+        .map(|_| {
+            let game = game.clone();
+            std::thread::spawn(move || run(&game).status.success())
+        })
+        .collect();
+    assert!(writers.into_iter().all(|w| w.join().unwrap()));
+    assert!(std::fs::read_to_string(&game).unwrap().ends_with("}\n"));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".tmp") && n != "game.json.tmp")
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+/// `play kalah --holes 4 --seeds 3 --moves 2 --record FILE`.
+fn record_to(file: &std::path::Path) -> std::process::Output {
+    crate::util::mancala(&[
+        "play",
+        "kalah",
+        "--holes",
+        "4",
+        "--seeds",
+        "3",
+        "--moves",
+        "2",
+        "--record",
+        file.to_str().unwrap(),
+    ])
+}

@@ -752,9 +752,6 @@ fn huge_slow_and_idle_requests_cannot_hold_the_server() {
     }
     // 200 idle connections (more than the cap) and a body that never comes: the server keeps
     // answering within the header timeout (10 s), and the slow body gets 408.
-    let idle: Vec<_> = (0..200)
-        .filter_map(|_| std::net::TcpStream::connect(&host).ok())
-        .collect();
     let slow = std::thread::spawn({
         let host = host.clone();
         move || {
@@ -767,6 +764,11 @@ fn huge_slow_and_idle_requests_cannot_hold_the_server() {
             answer
         }
     });
+    // The slow one holds a connection first; then more idle ones than the cap.
+    std::thread::sleep(Duration::from_millis(300));
+    let idle: Vec<_> = (0..200)
+        .filter_map(|_| std::net::TcpStream::connect(&host).ok())
+        .collect();
     let started = Instant::now();
     loop {
         if let Ok(r) = agent(2).get(&format!("{}/api/status", s.url)).call() {

@@ -12,6 +12,7 @@ mod examples;
 mod first_hour;
 mod fuzz;
 mod hardening;
+mod hardening_files;
 mod hardening_stops;
 mod interactive;
 mod json_format;

@@ -19,10 +19,29 @@ fn can_cycle<R: Rules>(_: &R) -> bool {
 pub fn game_info<'py>(
     py: Python<'py>,
     game: &str,
-    holes: Option<u8>,
+    holes: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let kind: GameKind = game.trim().parse().map_err(value_error)?;
-    let holes = holes.unwrap_or(kind.default_holes());
+    let kind: GameKind = game
+        .trim()
+        .parse()
+        .map_err(|e| value_error(format!("game: {e}")))?;
+    // Checked before anything is computed from it: 0 holes divided by zero (a panic Python's
+    // `except Exception` does not catch), and a size out of range had seed ranges invented.
+    let holes = match holes {
+        None => kind.default_holes(),
+        Some(h) => match u32::try_from(h) {
+            Ok(h) => kind
+                .check_holes(h)
+                .map_err(|e| value_error(format!("holes: {e}")))?,
+            Err(_) => {
+                let (min, max) = kind.holes_range();
+                return Err(value_error(format!(
+                    "holes: {h} is not a board size ({} takes {min} to {max} holes per row)",
+                    kind.title()
+                )));
+            }
+        },
+    };
     let d = PyDict::new(py);
     d.set_item("name", kind.name())?;
     d.set_item("title", kind.title())?;

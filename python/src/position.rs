@@ -7,7 +7,10 @@ use mancala::board::{Move, Side};
 use mancala::notation::{PitStatus, RoundSetup, Setup};
 use mancala::rules::GameKind;
 use mancala::variant::Variant;
-use mancala::{IllegalMove, Position};
+use mancala::stop::Stop;
+use mancala::{Abandoned, IllegalMove, Position};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -80,6 +83,26 @@ pub(crate) fn parse(variant: Variant, text: &str) -> Result<AnyPos, String> {
     };
     mancala::with_rules!(variant, r => go(r, &round))
         .map_err(|e| format!("invalid position '{text}': {e}"))
+}
+
+/// `work(p, stop)`, a computation that sows: at once for the games whose sowings are one lap;
+/// for the relay games on a thread of its own, with a stop that Ctrl-C raises
+/// ([`crate::watch::watch`]), since one relay can run billions of laps.
+fn stoppable<R: Wrap, T: Send>(
+    py: Python<'_>,
+    p: &Position<R>,
+    work: impl FnOnce(Position<R>, Stop<'_>) -> Result<T, Abandoned> + Send,
+) -> PyResult<T> {
+    let q = *p;
+    if !R::CAN_CYCLE {
+        return work(q, Stop::never()).map_err(|_| unreachable!("a sowing nobody stops"));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let done = crate::watch::watch(py, None, &stop, move || work(q, Stop::of(&flag)))?;
+    done.value.map_err(|_| {
+        pyo3::exceptions::PyKeyboardInterrupt::new_err("stopped in the middle of a long sowing")
+    })
 }
 
 /// A move as Python gives it: a pit number (`3`), or the number marked with the side that
@@ -203,8 +226,12 @@ impl PyPosition {
     }
 
     /// The legal moves of the side to move, pit numbers in increasing order (empty when over).
-    fn legal_moves(&self) -> Vec<u32> {
-        with_pos!(&self.inner, p => p.legal_moves().as_slice().iter().map(|m| u32::from(m.0)).collect())
+    /// A sowing of a relay game can run billions of laps (docs/rules.md §2.9): Ctrl-C stops it
+    /// (`KeyboardInterrupt`).
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        with_pos!(&self.inner, p => stoppable(py, p, |q, stop| {
+            q.legal_moves_until(stop).map(|l| l.as_slice().iter().map(|m| u32::from(m.0)).collect())
+        }))
     }
 
     /// The position after `move` (a pit number, or `"S3"` with the side), forced passes and the
@@ -217,10 +244,13 @@ impl PyPosition {
     }
 
     /// Each legal move with the position after it: `[(3, Position), ...]`.
-    fn children(&self) -> Vec<(u8, PyPosition)> {
-        let mut out = Vec::new();
-        with_pos!(&self.inner, p => p.for_each_child(|m, q| out.push((m.0, PyPosition { inner: Wrap::wrap(q) }))));
-        out
+    /// Ctrl-C stops a long relay (`KeyboardInterrupt`), as in `legal_moves`.
+    fn children(&self, py: Python<'_>) -> PyResult<Vec<(u8, PyPosition)>> {
+        with_pos!(&self.inner, p => stoppable(py, p, |q, stop| {
+            let mut out = Vec::new();
+            q.for_each_child_until(stop, |m, c| out.push((m.0, PyPosition { inner: Wrap::wrap(c) })))
+                .map(|()| out)
+        }))
     }
 
     /// `"S"` or `"N"`, or `None` when the game is over.

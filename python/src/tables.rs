@@ -95,10 +95,25 @@ impl PyTables {
 impl PyTables {
     /// The tables in `dir` (default: `$MANCALA_TABLES`, else `~/.cache/mancala/tables`, the
     /// CLI's default directory).
+    /// A `dir` given that is not a directory raises `OSError` at once (a typo would otherwise
+    /// make every probe answer `None`); the default directory may not exist yet (a fresh
+    /// machine), and then holds no tables.
     #[new]
     #[pyo3(signature = (dir=None))]
-    fn new(dir: Option<PathBuf>) -> Self {
-        PyTables::at(dir.unwrap_or_else(default_dir))
+    fn new(dir: Option<PathBuf>) -> PyResult<Self> {
+        match dir {
+            None => Ok(PyTables::at(default_dir())),
+            Some(d) if d.is_dir() => Ok(PyTables::at(d)),
+            Some(d) => Err(pyo3::exceptions::PyOSError::new_err(format!(
+                "Tables(dir): {}: {}",
+                d.display(),
+                if d.exists() {
+                    "not a directory"
+                } else {
+                    "no such directory"
+                }
+            ))),
+        }
     }
 
     /// The directory.

@@ -129,6 +129,14 @@ pub enum TableError {
         /// What is wrong with it.
         reason: ManifestFault,
     },
+    /// A table set's manifest that cannot be one: larger than any manifest, or listing no file
+    /// (which would vouch for nothing).
+    UnfitManifest {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: UnfitManifest,
+    },
     /// The worker threads could not be started (the system refused them).
     Threads(rayon::ThreadPoolBuildError),
     /// A layer too large for this machine's address space, or for the format.
@@ -285,6 +293,35 @@ impl fmt::Display for ManifestFault {
             ManifestFault::Size => "the size is not a number",
             ManifestFault::Directory => "a file name must not name a directory",
         })
+    }
+}
+
+/// Why a manifest as a whole cannot be one ([`TableError::UnfitManifest`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnfitManifest {
+    /// Larger than any manifest: not read.
+    TooLarge {
+        /// Its size in bytes.
+        bytes: u64,
+        /// The largest size read.
+        limit: u64,
+    },
+    /// It lists no file, so it vouches for nothing.
+    Empty,
+}
+
+impl fmt::Display for UnfitManifest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnfitManifest::TooLarge { bytes, limit } => write!(
+                f,
+                "{bytes} bytes: larger than any manifest (at most {limit}); not read"
+            ),
+            UnfitManifest::Empty => f.write_str(
+                "lists no file, so it vouches for nothing: rebuild the set's manifest \
+                 (mancala tables build writes it) or remove it",
+            ),
+        }
     }
 }
 
@@ -475,6 +512,9 @@ impl fmt::Display for TableError {
             ),
             TableError::BadManifest { path, line, reason } => {
                 write!(f, "{}: line {line}: {reason}", path.display())
+            }
+            TableError::UnfitManifest { path, reason } => {
+                write!(f, "{}: {reason}", path.display())
             }
             TableError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TableError::TooLarge { layer, entries } => {

@@ -50,7 +50,7 @@ mod tests;
 
 pub use build::{build, memory_estimate, BuildOptions, LayerReport, MemoryEstimate};
 pub use build_split::build_split;
-pub use error::{HeaderFault, ManifestFault, Mismatch, PayloadError, TableError};
+pub use error::{HeaderFault, ManifestFault, Mismatch, PayloadError, TableError, UnfitManifest};
 pub use format::{Encoding, Header, TableId};
 pub use probe::{Check, Tablebase};
 pub use progress::{Progress, Silent};

@@ -21,8 +21,9 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::atomic_write::write_atomic;
-use crate::error::{ManifestFault, TableError};
+use crate::error::{ManifestFault, TableError, UnfitManifest};
 use crate::format::TableId;
+use crate::table::open_regular;
 
 /// The manifest's file name for the set `id`: `kalah+empty-capture_6h.manifest`.
 pub fn file_name(id: &TableId) -> String {
@@ -68,7 +69,8 @@ pub enum Finding {
 /// [`TableError::Io`].
 pub fn sha256_of(path: &Path) -> Result<[u8; 32], TableError> {
     use std::io::Read;
-    let mut f = std::fs::File::open(path).map_err(|e| TableError::io(path, e))?;
+    // A regular file only, as every table file is read: a FIFO would block, a device never end.
+    let (mut f, _) = open_regular(path)?;
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
@@ -130,13 +132,35 @@ pub fn write(dir: &Path, id: &TableId, max_layer: u32) -> Result<PathBuf, TableE
     Ok(path)
 }
 
-/// Reads a manifest: its lines, in order.
+/// The largest manifest read: a line is about a hundred bytes, and a set has at most a few
+/// hundred layers (one per seed count), so this is thousands of times what any set needs.
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// Reads a manifest: its lines, in order. It is read as table files are: a regular file only
+/// (a FIFO would block the reader, `/dev/zero` would never end), of at most
+/// [`MAX_MANIFEST_BYTES`], checked before anything is read.
 ///
 /// # Errors
-/// [`TableError::Io`] when it cannot be read; [`TableError::BadManifest`] on a line that is not
-/// `sha256  bytes  file`.
+/// [`TableError::Io`] when it cannot be read; [`TableError::NotAFile`]; [`TableError::BadManifest`]
+/// on a line that is not `sha256  bytes  file`; [`TableError::UnfitManifest`] when it is too
+/// large or lists no file.
 pub fn read(path: &Path) -> Result<Vec<Line>, TableError> {
-    let text = std::fs::read_to_string(path).map_err(|e| TableError::io(path, e))?;
+    use std::io::Read;
+    let (file, len) = open_regular(path)?;
+    if len > MAX_MANIFEST_BYTES {
+        return Err(TableError::UnfitManifest {
+            path: path.to_path_buf(),
+            reason: UnfitManifest::TooLarge {
+                bytes: len,
+                limit: MAX_MANIFEST_BYTES,
+            },
+        });
+    }
+    let mut text = String::new();
+    // `take`: the file may grow after the check.
+    file.take(MAX_MANIFEST_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|e| TableError::io(path, e))?;
     let bad = |n: usize, reason: ManifestFault| TableError::BadManifest {
         path: path.to_path_buf(),
         line: n + 1,
@@ -162,6 +186,12 @@ pub fn read(path: &Path) -> Result<Vec<Line>, TableError> {
             file: f.to_string(),
             bytes,
             sha256,
+        });
+    }
+    if lines.is_empty() {
+        return Err(TableError::UnfitManifest {
+            path: path.to_path_buf(),
+            reason: UnfitManifest::Empty,
         });
     }
     Ok(lines)

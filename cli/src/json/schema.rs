@@ -5,6 +5,7 @@ use super::play::{MatchPlay, Moves, Perft, Play};
 use super::review::{DatasetPosition, Review, ReviewLineError};
 use super::solve::{
     Analyze, AnalyzeLine, AnalyzeStopped, BatchError, Solve, SolveLine, SolveMpi, SolveStopped,
+    StoppedLine,
 };
 use super::tables::{DumpLine, TablesBuild, TablesInfo, TablesQuery, TablesVerify};
 use super::verify::{FirstPlayer, Opening, Published, VerifyMatch, VerifyPie};
@@ -40,6 +41,7 @@ pub fn schema() -> Value {
     add::<AnalyzeStopped>(&mut g, &mut roots);
     add::<SolveLine>(&mut g, &mut roots);
     add::<AnalyzeLine>(&mut g, &mut roots);
+    add::<StoppedLine>(&mut g, &mut roots);
     add::<BatchError>(&mut g, &mut roots);
     add::<TablesQuery>(&mut g, &mut roots);
     add::<DumpLine>(&mut g, &mut roots);

@@ -221,6 +221,31 @@ impl Output for AnalyzeLine {
     const COMMANDS: &'static [&'static str] = &["analyze"];
 }
 
+/// A line of `solve --batch` or `analyze --batch` stopped by `--time-limit` (which bounds each
+/// line): the bounds its search proved on the final South-minus-North value; the batch goes on
+/// with the next line.
+#[derive(Serialize, JsonSchema)]
+#[schemars(rename = "batch_stopped_line")]
+pub struct StoppedLine {
+    #[serde(flatten)]
+    pub head: PositionHead,
+    /// The input line number, from 1.
+    pub line: usize,
+    /// Always false here.
+    pub complete: bool,
+    pub stopped: StopCause,
+    /// The proven bounds on the position's final South-minus-North value.
+    pub lower: i32,
+    pub upper: i32,
+    /// The winner when the bounds alone decide it.
+    pub winner: Option<Winner>,
+    pub nodes: u64,
+}
+
+impl Output for StoppedLine {
+    const COMMANDS: &'static [&'static str] = &["solve", "analyze"];
+}
+
 /// A batch line that failed: its number (0: the input as a whole) and why.
 #[derive(Serialize, JsonSchema)]
 #[schemars(rename = "batch_error")]

@@ -120,7 +120,7 @@ pub struct Expected<'a> {
 /// Opens `path` for reading only if it is a regular file (following links): a FIFO would block
 /// the open itself, a device (`/dev/zero`) would be read without end. The check is made on the
 /// path before opening (so that a FIFO is never opened) and again on the open file.
-fn open_regular(path: &Path) -> Result<(fs::File, u64), TableError> {
+pub(crate) fn open_regular(path: &Path) -> Result<(fs::File, u64), TableError> {
     let kind = |m: &fs::Metadata| {
         let t = m.file_type();
         if t.is_dir() {

@@ -3,7 +3,9 @@
 //! Lines, `docs/json.md`), in input order. One solver, so one transposition table, serves every
 //! line: what one position's search stored answers the next one's transpositions. A line that
 //! cannot be read or does not fit the batch yields an error record with its line number, and the
-//! batch goes on; the exit status is 1 when any line failed.
+//! batch goes on; the exit status is 1 when any line failed. `--time-limit` bounds each line: a
+//! line stopped by it yields the bounds its search proved (`complete: false`) and the batch goes
+//! on (exit status 124 then, when no line failed).
 
 use super::solve::{self, SearchArgs};
 use super::{engine, json, move_list, PositionArgs};
@@ -11,10 +13,15 @@ use anyhow::{bail, Context, Result};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
 use mancala::Position;
+use mancala_cli::watch::{OnSignal, Watcher};
+use solver::search::Progress;
 use solver::search::{SearchError, Solver};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// One input line: its number (from 1) and its position, or why it has none.
 type Line<R> = (usize, Result<Position<R>, String>);
@@ -74,6 +81,8 @@ pub(super) fn run<R: Rules>(
     }
     let mut out = std::io::stdout().lock();
     let mut failed = false;
+    // Some line stopped by its time limit (exit 124 when no line failed).
+    let mut timed_out = false;
     let error = |out: &mut std::io::StdoutLock<'_>, line: usize, msg: &str| -> Result<()> {
         let v = json::BatchError {
             head: json::Head::rules(command, &rules),
@@ -105,7 +114,14 @@ pub(super) fn run<R: Rules>(
         return Ok(ExitCode::FAILURE);
     };
     let mut cfg = search.config(&root)?;
-    cfg.stop = Some(mancala_cli::signal::flag());
+    // One stop for the solver, lowered before each line and raised by that line's time limit
+    // (`--time-limit` bounds each line, not the batch) or by a signal.
+    let stop = Arc::new(AtomicBool::new(false));
+    cfg.stop = Some(stop.clone());
+    // Each answer starts the bounds afresh (its audit), so one display serves every line.
+    let progress = Arc::new(Progress::new());
+    cfg.progress = Some(progress.clone());
+    let limit = search.time_limit().map(Duration::from_secs_f64);
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, &root))
@@ -128,7 +144,12 @@ pub(super) fn run<R: Rules>(
                 continue;
             }
         };
-        let written = match command {
+        stop.store(false, Ordering::Relaxed);
+        let nodes_before = progress.nodes();
+        let watched = Watcher::new("the batch", OnSignal::Stop)
+            .stop(stop.clone())
+            .deadline(limit);
+        let written = watched.run(|| match command {
             "solve" => solver
                 .solve(p)
                 .map(|r| {
@@ -165,9 +186,35 @@ pub(super) fn run<R: Rules>(
                     }
                 })
                 .map(|v| json::print(&mut out, &v)),
-        };
+        });
         match written {
             Ok(printed) => printed?,
+            Err(SearchError::Interrupted) if !mancala_cli::signal::interrupted() => {
+                // This line's time limit: its bounds, and on to the next line.
+                let (lo, hi) = progress.bounds();
+                let (a, b) = (p.final_value(lo), p.final_value(hi));
+                let (lower, upper) = (a.min(b), a.max(b));
+                timed_out = true;
+                json::print(
+                    &mut out,
+                    &json::StoppedLine {
+                        head: json::PositionHead::of(command, p),
+                        line: *n,
+                        complete: false,
+                        stopped: json::StopCause::TimeLimit,
+                        lower,
+                        upper,
+                        winner: json::Winner::of_known(if lower > 0 {
+                            Some(1)
+                        } else if upper < 0 {
+                            Some(-1)
+                        } else {
+                            None
+                        }),
+                        nodes: progress.nodes() - nodes_before,
+                    },
+                )?;
+            }
             Err(SearchError::Interrupted) => {
                 out.flush()?;
                 eprintln!("interrupted at line {n}: the lines before it are done");
@@ -182,6 +229,8 @@ pub(super) fn run<R: Rules>(
     out.flush()?;
     Ok(if failed {
         ExitCode::FAILURE
+    } else if timed_out {
+        ExitCode::from(mancala_cli::exit::TIME_OUT)
     } else {
         ExitCode::SUCCESS
     })

@@ -119,18 +119,74 @@ impl Record {
     }
 
     /// Writes the record to `path` atomically (a temporary file renamed over it), so that an
-    /// interrupted write never leaves a file that looks like a record.
+    /// interrupted write never leaves a file that looks like a record. Only a regular file is
+    /// replaced: a device, a directory, a FIFO or a symbolic link at `path` is refused, not
+    /// turned into a record. The temporary beside it gets a name of its own (the process id and
+    /// a counter) and is created with `O_EXCL` (`create_new`), which never follows a symbolic
+    /// link and never opens a file another writer created: two writers never share one.
     pub fn write(&self, path: &Path) -> Result<()> {
         let name = path.display();
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if !meta.file_type().is_file() => bail!(
+                "--record {name}: not a regular file ({}); a record replaces only a regular file",
+                kind_of(&meta.file_type())
+            ),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("--record {name}")),
+        }
         let text = serde_json::to_string(self)? + "\n";
-        std::fs::write(&tmp, text).with_context(|| format!("--record {name}"))?;
-        std::fs::rename(&tmp, path).with_context(|| {
+        let (tmp, mut file) = create_temporary(path).with_context(|| format!("--record {name}"))?;
+        let written = std::io::Write::write_all(&mut file, text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .and_then(|()| std::fs::rename(&tmp, path));
+        if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
-            format!("--record {name}")
-        })
+            return Err(e).with_context(|| format!("--record {name}"));
+        }
+        Ok(())
+    }
+}
+
+/// A fresh temporary file beside `path`, `NAME.PID.N.tmp`, created exclusively.
+fn create_temporary(path: &Path) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let mut last = None;
+    for _ in 0..100 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".{}.{n}.tmp", std::process::id()));
+        let tmp = std::path::PathBuf::from(tmp);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            // Someone else's file (or link) by that name: never touched, try the next name.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
     }
 }
 
@@ -150,7 +206,16 @@ mod tests {
         let f = dir.join("game.json");
         r.write(&f).unwrap();
         assert_eq!(Record::read(&f).unwrap(), r);
-        assert!(!dir.join("game.json.tmp").exists());
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(
+            left,
+            vec![std::ffi::OsString::from("game.json")],
+            "no temporary left"
+        );
         std::fs::write(&f, "{\"format\":1}").unwrap();
         assert!(Record::read(&f).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -128,9 +128,7 @@ pub(super) async fn check(
     next: Next,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    if let Some(why) = guard.refusal(&parts.method, &parts.headers) {
-        return ApiError::forbidden(why).into_response();
-    }
+    // The size first: a huge body is refused unread whoever sends it.
     let length = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -138,6 +136,9 @@ pub(super) async fn check(
         .and_then(|l| l.parse::<u64>().ok());
     if length.is_some_and(|l| l > super::MAX_BODY as u64) {
         return too_large().into_response();
+    }
+    if let Some(why) = guard.refusal(&parts.method, &parts.headers) {
+        return ApiError::forbidden(why).into_response();
     }
     let bytes =
         match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, super::MAX_BODY)).await

@@ -47,12 +47,15 @@ impl Control {
 /// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
 /// a solver with a progress display until it ends, the time limit passes, Ctrl-C is pressed or
 /// `control.stop` is raised, and returns its result (or what was proven when stopped) with the
-/// configuration used. `to_final` turns the root's future value into the number shown in
-/// progress lines.
+/// configuration used. `to_final` turns the future value being searched into the number shown
+/// in progress lines, which `bounds` names (the root's final value for `solve`; for `analyze`,
+/// the position after the move being valued, as its side to move sees it: a move's own value
+/// needs its gain, which the line does not know, so it says what it shows).
 fn run_search<R: Rules, T>(
     p: &Position<R>,
     search: &SearchArgs,
     control: &Control,
+    bounds: &'static str,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
     job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
 ) -> Result<(Result<T, Stopped>, SearchConfig)> {
@@ -76,7 +79,7 @@ fn run_search<R: Rules, T>(
         let (a, b) = (to_final(lo), to_final(hi));
         let nodes = progress.nodes();
         format!(
-            "{t:.0} s, {nodes} nodes ({:.2} M/s), value in [{:+}, {:+}]",
+            "{t:.0} s, {nodes} nodes ({:.2} M/s), {bounds} [{:+}, {:+}]",
             nodes as f64 / t / 1e6,
             a.min(b),
             a.max(b)
@@ -137,6 +140,7 @@ pub(crate) fn solve_report<R: Rules>(
         p,
         search,
         control,
+        "value in",
         |f| p.final_value(f),
         |s| s.solve_tracked(p, &mut proven),
     )?;
@@ -244,6 +248,7 @@ pub(crate) fn analyze_report<R: Rules>(
         p,
         search,
         control,
+        "the move being valued: the future value of its next mover in",
         |f| f,
         |s| s.analyze_tracked(p, &mut proven),
     )?;

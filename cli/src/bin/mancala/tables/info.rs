@@ -4,6 +4,7 @@ use super::scan::{file_name, name_disagrees, scan};
 use super::DirArgs;
 use anyhow::Result;
 use clap::Args;
+use mancala_cli::watch::{OnSignal, Watcher};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -19,9 +20,10 @@ pub(super) struct InfoArgs {
     json: bool,
 }
 
-/// Runs `tables info`.
+/// Runs `tables info`: a signal ends the process (digesting a large set against its manifest
+/// takes a while, and looks at no stop flag).
 pub(super) fn run(a: &InfoArgs) -> Result<ExitCode> {
-    info(&a.dir.dir(), a.json)
+    Watcher::new("reading the tables", OnSignal::Exit).run(|| info(&a.dir.dir(), a.json))
 }
 
 /// What `tables info` says about a directory without tables.

@@ -70,6 +70,8 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     let mut sets: BTreeMap<TableId, Vec<u32>> = BTreeMap::new();
     let mut ok = 0;
     let mut bad_files = Vec::new();
+    // The sound files by set, for step 1c.
+    let mut on_disk: Vec<(TableId, String)> = Vec::new();
     let count = files.len();
     for f in &files {
         let name = file_name(&f.path);
@@ -86,6 +88,7 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
             Ok(h) => {
                 ok += 1;
                 sets.entry(h.id.clone()).or_default().push(h.layer);
+                on_disk.push((h.id.clone(), name));
             }
             Err(e) => {
                 problems += 1;
@@ -105,6 +108,33 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
             problems += 1;
             writeln!(out, "BAD {e}")?;
             bad_files.push(e);
+        }
+    }
+    // Step 1c. A file of a set with a manifest must be one the manifest lists: a layer added
+    // or replaced after the build (its manifest line deleted) is otherwise vouched for by
+    // nothing but its own CRCs, which anyone can recompute.
+    let mut listed: BTreeMap<TableId, Option<Vec<String>>> = BTreeMap::new();
+    for (id, name) in &on_disk {
+        let names = listed.entry(id.clone()).or_insert_with(|| {
+            let m = dir.join(tables::manifest::file_name(id));
+            // A missing manifest (a set of an older build) lists nothing to hold files to; a
+            // manifest that cannot be read was reported by step 1b's error already.
+            m.exists()
+                .then(|| tables::manifest::read(&m).ok())
+                .flatten()
+                .map(|lines| lines.into_iter().map(|l| l.file).collect())
+        });
+        if let Some(names) = names {
+            if !names.contains(name) {
+                let e = format!(
+                    "{}: not listed in its set's manifest {}",
+                    dir.join(name).display(),
+                    tables::manifest::file_name(id)
+                );
+                problems += 1;
+                writeln!(out, "BAD {e}")?;
+                bad_files.push(e);
+            }
         }
     }
     if a.quick {

@@ -151,7 +151,7 @@ async function engineTurn() {
     const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`);
     showSolve(r);
     if (!r.best.length) return;
-    st.moves.push(`${st.view.to_move}${r.best[0]}`);
+    st.moves.push(`${st.view.to_move}${enginePick(r)}`);
     st.redo = [];
     await refresh({ think: false });
   }
@@ -177,7 +177,14 @@ async function solveNow() {
   showSolve(r);
 }
 
+/** The engine's move: the principal variation's first (a best move), so the line shown is the
+ * line played; a stopped search's pick otherwise. */
+function enginePick(r) {
+  return r.complete && r.pv.length ? r.pv[0].move : r.best[0];
+}
+
 function showSolve(r) {
+  st.pvAt = r.position;
   const pv = r.complete ? r.pv.map((m) => `${m.side}${m.move}`).join(' ') : '';
   st.pv = r.complete
     ? `Value ${signed(r.value)} (${verdict(r.value)}); best ${r.best.join(', ')}; principal variation: ${pv}`
@@ -299,7 +306,9 @@ function renderSide() {
   } else {
     st.moves.forEach(add);
   }
-  $('pv').textContent = st.pv || '';
+  // A solve's line starts at the position it solved: said so once the board has moved on.
+  const at = st.pv && st.pvAt !== st.view?.position ? ` (from ${st.pvAt})` : '';
+  $('pv').textContent = st.pv ? st.pv + at : '';
   const rounds = $('rounds');
   rounds.replaceChildren();
   if (st.match && st.view?.rounds) {
@@ -422,7 +431,7 @@ async function engineMove() {
   const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`);
   showSolve(r);
   if (!r.best.length) return;
-  st.moves.push(`${st.view.to_move}${r.best[0]}`);
+  st.moves.push(`${st.view.to_move}${enginePick(r)}`);
   st.redo = [];
   await refresh();
 }
