@@ -214,9 +214,9 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
         let (game, holes) = id
             .rsplit_once('/')
             .with_context(|| format!("book identity {id} has no /holes"))?;
-        let v: Variant = game
-            .parse()
-            .map_err(|e: String| anyhow::anyhow!("book identity {id}: {e}"))?;
+        let v: Variant = game.parse().map_err(|e: mancala::variant::VariantError| {
+            anyhow::anyhow!("book identity {id}: {e}")
+        })?;
         let holes: u8 = holes
             .parse()
             .with_context(|| format!("book identity {id}: holes"))?;

@@ -177,13 +177,3 @@ pub fn search_error(e: SearchError) -> anyhow::Error {
         other => anyhow!("{other}"),
     }
 }
-
-/// A move to play when a stopped search proved none best ([`crate::fallback::pick`]: a
-/// look-ahead among the moves not proven `worse`, else the first move whose sowing ends soon).
-/// `None` when the game is over or no move's sowing ended within the pick's time.
-pub fn fallback_move<R: Rules>(
-    p: &Position<R>,
-    worse: &[mancala::board::Move],
-) -> Option<mancala::board::Move> {
-    crate::fallback::pick(p, worse).mv()
-}

@@ -12,6 +12,7 @@ use mancala::review::{
     SolverSource, Thresholds,
 };
 use mancala::rules::Rules;
+use mancala::stop::Stop;
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
 use solver::Game;
@@ -199,7 +200,7 @@ pub(crate) fn review_json<R: Rules>(
     rules: R,
     stop: &Arc<AtomicBool>,
 ) -> Result<json::Review> {
-    let line = pos.game_line(rules)?;
+    let line = pos.game_line_until(rules, Stop::of(stop))?;
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, &line.start))
@@ -249,7 +250,10 @@ fn batch_games<R: Rules>(
     }
     .with_context(|| format!("cannot read --batch {source}"))?;
     // The move lines start where the flags say; a bad --position is the command's error.
-    let base = a.pos.base_position(rules)?;
+    // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
+    let flag = signal::flag();
+    let stop = Stop::of(&flag);
+    let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
     for (i, line) in text.iter().enumerate() {
         let t = line.trim();
@@ -257,9 +261,9 @@ fn batch_games<R: Rules>(
             continue;
         }
         let game = if t.starts_with('{') {
-            record_game(a, rules, t)
+            record_game(a, rules, t, stop)
         } else {
-            move_list::apply_line(base, &[t.to_string()])
+            move_list::apply_line(base, &[t.to_string()], stop)
                 .map(|l| (l.start, l.moves))
                 .map_err(|e| format!("{e:#}"))
         };
@@ -284,6 +288,7 @@ fn record_game<R: Rules>(
     a: &ReviewArgs,
     rules: R,
     text: &str,
+    stop: Stop<'_>,
 ) -> Result<(Position<R>, Vec<Move>), String> {
     let rec: record::Record =
         serde_json::from_str(text).map_err(|e| format!("not a game record: {e}"))?;
@@ -307,9 +312,9 @@ fn record_game<R: Rules>(
     }
     let start = a
         .pos
-        .parse_position(rules, &rec.start)
+        .parse_position(rules, &rec.start, stop)
         .map_err(|e| format!("the record's start: {e:#}"))?;
-    move_list::apply_line(start, &rec.moves)
+    move_list::apply_line(start, &rec.moves, stop)
         .map(|l| (l.start, l.moves))
         .map_err(|e| format!("{e:#}"))
 }
