@@ -8,7 +8,7 @@
 //!
 //! - [`mod@format`], the file format (magic, version, bincode 2 header, CRC-32s, 4-bit / 8-bit /
 //!   16-bit entries) and atomic writes.
-//! - [`atomic`], atomic writes and the removal of killed writers' temporary files.
+//! - [`atomic_write`], atomic writes and the removal of killed writers' temporary files.
 //! - [`checksum`], CRC-32.
 //! - [`table`], one layer's [`Table`], read into memory or memory-mapped.
 //! - [`mod@build`], layers in dependency order, in parallel, resumable.
