@@ -28,7 +28,7 @@ trap 'rm -rf "$dir"' EXIT
 
 solve() {
   local label="$1"; shift
-  "$bin" solve "$@" --threads 1 --hash-mb 64 --json |
+  "$bin" solve "$@" --threads 1 --hash-mb 64 --no-memory --no-book --json |
     python3 -c 'import json,sys; r=json.load(sys.stdin); print(f"solve  %-32s value %+d nodes %d" % (sys.argv[1], r["value"], r["nodes"]))' "$label"
 }
 

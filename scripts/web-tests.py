@@ -152,6 +152,37 @@ def test_hint_equals_analyze(d):
     shot(d, "03-hint")
 
 
+def test_hint_at_the_start_is_instant(d):
+    """Kalah(6,4)'s start (issue 54): Hint answers every move exactly from the opening book in
+    well under a second, the bar says so; Undo back to it answers again without a request."""
+    new_game(d, "kalah", 6, 4, engine="none")
+    if d.find_element(By.ID, "hint").get_attribute("aria-pressed") == "true":
+        d.find_element(By.ID, "hint").click()
+        settle(d)
+    started = time.time()
+    d.find_element(By.ID, "hint").click()
+    settle(d, timeout=5)
+    took = time.time() - started
+    want = cli("analyze", "kalah")
+    shown = {
+        int(p.get_attribute("data-move")): int(p.get_attribute("data-value"))
+        for p in d.find_elements(By.CSS_SELECTOR, "#board .pit[data-value]")
+    }
+    assert shown == {m["move"]: m["value"] for m in want["moves"]}, (shown, want)
+    text = d.find_element(By.ID, "value-text").text
+    assert "+8" in text and "book" in text, text
+    # settle() waits three quiet looks 0.1 s apart: the answer itself came well within this.
+    assert took < 1.5, f"the hint took {took:.2f} s"
+    legal_pits(d, "S")[2].click()  # S3: the extra turn
+    settle(d)
+    d.find_element(By.ID, "undo").click()
+    settle(d)
+    assert d.find_element(By.ID, "value-text").text == text
+    d.find_element(By.ID, "hint").click()  # off again for the next scenarios
+    settle(d)
+    shot(d, "03b-hint-at-the-start")
+
+
 def test_undo_and_keys(d):
     new_game(d, "kalah", 4, 3, engine="none")
     start = position(d)
@@ -276,7 +307,8 @@ def test_review(d):
 
 def main():
     d = browser()
-    tests = [test_opens, test_kalah_to_the_end, test_hint_equals_analyze, test_undo_and_keys,
+    tests = [test_opens, test_kalah_to_the_end, test_hint_equals_analyze,
+             test_hint_at_the_start_is_instant, test_undo_and_keys,
              test_paste_a_position, test_dakon_match_round_2, test_stop, test_phone_size,
              test_review]
     failed = 0

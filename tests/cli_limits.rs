@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Kalah(6,4): seconds of search on any machine, far past the limits below.
-const LONG: [&str; 3] = ["kalah", "--threads", "1"];
+const LONG: [&str; 4] = ["kalah", "--threads", "1", "--no-book"];
 
 #[test]
 fn a_timed_out_solve_prints_proven_bounds_and_exits_124() {

@@ -18,7 +18,7 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let mut child = crate::util::mancala_command()
             .args(["serve", "--port", "0", "--threads", "1"])
             .args(extra)
             .stdout(Stdio::piped())

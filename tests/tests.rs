@@ -1,6 +1,7 @@
 //! The integration test binary: one binary, one module per concern (ripgrep's layout).
 
 mod agree;
+mod answers;
 mod cli;
 mod cli_batch;
 mod cli_conventions;

@@ -27,12 +27,21 @@ pub(crate) fn repo() -> PathBuf {
     cli.parent().map_or(cli.clone(), |p| p.to_path_buf())
 }
 
-/// Runs the `mancala` binary.
+/// The `mancala` binary, isolated from the developer's files: an empty default table directory
+/// and no memory of proven positions (tests that want them name them), so that no answer depends
+/// on what this machine has built or proven before.
+pub(crate) fn mancala_command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mancala"));
+    let empty =
+        std::env::temp_dir().join(format!("mancala-tests-{}-no-tables", std::process::id()));
+    let _ = std::fs::create_dir_all(&empty);
+    c.env("MANCALA_TABLES", &empty).env("MANCALA_MEMORY", "off");
+    c
+}
+
+/// Runs the `mancala` binary ([`mancala_command`]).
 pub(crate) fn mancala(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(args)
-        .output()
-        .expect("run mancala")
+    mancala_command().args(args).output().expect("run mancala")
 }
 
 /// Runs and expects success; returns stdout.

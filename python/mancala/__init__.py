@@ -15,6 +15,9 @@ engine (docs/rules.md). The engine is Rust (``mancala._mancala``); this package 
 
 from ._mancala import (
     GAMES,
+    Analysis,
+    Analyzer,
+    Answer,
     Match,
     MoveReview,
     Position,
@@ -31,6 +34,9 @@ from ._mancala import (
 
 __all__ = [
     "GAMES",
+    "Analysis",
+    "Analyzer",
+    "Answer",
     "Match",
     "MoveReview",
     "Position",

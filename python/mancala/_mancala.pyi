@@ -85,6 +85,54 @@ class SolveResult:
     threads: int
     tt_bytes: int
 
+class Analysis:
+    """What ``Analyzer.analyze`` found: every move's exact value, or bounds when stopped."""
+
+    position: str
+    values: Dict[int, int]
+    """``{move: value}`` of the moves valued exactly (final South minus North)."""
+    bounds: Dict[int, Tuple[int, int]]
+    """``{move: (lower, upper)}`` of every move (equal when exact)."""
+    value: Optional[int]
+    value_bounds: Tuple[int, int]
+    best: List[int]
+    complete: bool
+    source: str
+    """``rules``, ``book``, ``memory``, ``tables`` or ``search``."""
+    nodes: int
+    seconds: float
+
+class Answer:
+    """What ``Analyzer.solve`` found."""
+
+    position: str
+    value: Optional[int]
+    bounds: Tuple[int, int]
+    best: List[int]
+    pv: List[str]
+    complete: bool
+    source: str
+    nodes: int
+    seconds: float
+
+class Analyzer:
+    """Holds the endgame tables, a transposition table and the memory of proven positions
+    across calls; answers from the book, the memory, the tables, then the search."""
+
+    def __init__(
+        self,
+        threads: Optional[int] = None,
+        hash_mb: Optional[int] = None,
+        tables: TablesArg = None,
+        memory: Union[None, bool, str, "os.PathLike[str]"] = None,
+        book: bool = True,
+    ) -> None: ...
+    def analyze(self, pos: Position, time_limit: Optional[float] = None) -> Analysis: ...
+    def analyze_many(
+        self, positions: Sequence[Position], time_limit: Optional[float] = None
+    ) -> List[Analysis]: ...
+    def solve(self, pos: Position, time_limit: Optional[float] = None) -> Answer: ...
+
 def solve(
     pos: Position,
     threads: Optional[int] = None,

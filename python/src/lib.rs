@@ -2,6 +2,7 @@
 //! library the way the CLI does; the Python package `mancala` (python/mancala/) re-exports it
 //! and adds the OpenSpiel games. See docs/python.md.
 
+mod analyzer;
 mod any;
 mod calibrated;
 mod errors;
@@ -20,6 +21,9 @@ use pyo3::prelude::*;
 fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::PyPosition>()?;
     m.add_class::<search::SolveResult>()?;
+    m.add_class::<analyzer::PyAnalyzer>()?;
+    m.add_class::<analyzer::PyAnalysis>()?;
+    m.add_class::<analyzer::PyAnswer>()?;
     m.add_class::<tables::PyTables>()?;
     m.add_class::<matches::PyMatch>()?;
     m.add_class::<calibrated::PyCalibrated>()?;

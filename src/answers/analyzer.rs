@@ -4,9 +4,13 @@
 //!
 //! 1. **the rules**, when the game is over;
 //! 2. **the opening book** built into the program ([`super::book`]);
-//! 3. **the endgame tables**, when they hold the position (or, for an analysis, each move's
+//! 3. **the memory** of what earlier searches proved ([`super::memory`]), in any process;
+//! 4. **the endgame tables**, when they hold the position (or, for an analysis, each move's
 //!    result);
-//! 4. **the search**, with the tables as its oracle when they are open.
+//! 5. **the search**, with the tables as its oracle when they are open.
+//!
+//! What a search proves (exact values, or a stopped search's bounds) goes into the memory, so
+//! that the same question asked again, in this process or another, is answered at once.
 //!
 //! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
 //! that does not fit it: another game, board, or more seeds), so that the positions of one game
@@ -40,6 +44,8 @@ use tables::{TableError, Tablebase};
 
 use super::answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
 use super::book::{self, BookError};
+use super::identity::rules_identity;
+use super::memory::{self, Memory, MemoryError, Record};
 use super::shared_tables;
 use super::sizing::TableSize;
 use crate::board::{Move, Side};
@@ -70,16 +76,32 @@ pub struct AnalyzerConfig {
     pub tables: TablesChoice,
     /// Whether to answer from the opening book built into the program.
     pub book: bool,
+    /// The memory of proven positions to answer from and keep what is proven in.
+    pub memory: MemoryChoice,
+}
+
+/// Which memory of proven positions an analyzer uses ([`super::memory`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryChoice {
+    /// None: nothing is remembered beyond the transposition table.
+    Off,
+    /// The default file ([`memory::default_path`]; none when `$MANCALA_MEMORY` is `off`).
+    Default,
+    /// This file.
+    File(PathBuf),
 }
 
 impl Default for AnalyzerConfig {
-    /// All cores, a growing table, the default table directory's tables, the book.
+    /// All cores, a growing table, the default table directory's tables, the book, no memory
+    /// (a front end chooses [`MemoryChoice::Default`]: the library's users and tests do not
+    /// write files unasked).
     fn default() -> Self {
         Self {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_size: TableSize::growing(),
             tables: TablesChoice::Default,
             book: true,
+            memory: MemoryChoice::Off,
         }
     }
 }
@@ -128,6 +150,8 @@ pub enum AnalyzerError {
     },
     /// The opening book built into the program is damaged (a build fault).
     Book(BookError),
+    /// The memory of proven positions cannot be opened or created.
+    Memory(MemoryError),
     /// The search could not run: the transposition table could not be built, or the tables
     /// found a fault in their own data.
     Search(SearchError),
@@ -150,6 +174,7 @@ impl fmt::Display for AnalyzerError {
                      positions than the transposition table can tell apart exactly",
                 ),
             AnalyzerError::Book(e) => write!(f, "{e}"),
+            AnalyzerError::Memory(e) => write!(f, "{e}"),
             AnalyzerError::Search(e) => write!(f, "{e}"),
         }
     }
@@ -160,6 +185,7 @@ impl std::error::Error for AnalyzerError {
         match self {
             AnalyzerError::Tables { source, .. } => Some(source),
             AnalyzerError::Book(e) => Some(e),
+            AnalyzerError::Memory(e) => Some(e),
             _ => None,
         }
     }
@@ -194,6 +220,10 @@ pub struct Analyzer<R: Rules> {
     /// The search's live counters (nodes, bounds of the job running), for a progress display.
     progress: Arc<Progress>,
     slot: Option<Slot<R>>,
+    /// The memory once opened (`None` inside: off, or dropped after a fault).
+    memory: Option<Option<Memory>>,
+    /// What went wrong with the memory on the way (refused, dropped), for the front end to say.
+    notes: Vec<String>,
 }
 
 impl<R: Rules> Analyzer<R> {
@@ -205,7 +235,79 @@ impl<R: Rules> Analyzer<R> {
             stop: Arc::new(AtomicBool::new(false)),
             progress: Arc::new(Progress::new()),
             slot: None,
+            memory: None,
+            notes: Vec::new(),
         }
+    }
+
+    /// What went wrong with the memory so far (a store refused and rebuilt, a fault that turned
+    /// it off), each said once: the front end prints them as warnings. Drains the list.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The memory, opened on first use.
+    ///
+    /// # Errors
+    /// [`AnalyzerError::Memory`] when it cannot be opened or created.
+    fn memory(&mut self) -> Result<Option<&mut Memory>, AnalyzerError> {
+        if self.memory.is_none() {
+            let path = match &self.config.memory {
+                MemoryChoice::Off => None,
+                MemoryChoice::Default => memory::default_path(),
+                MemoryChoice::File(p) => Some(p.clone()),
+            };
+            let opened = match path {
+                None => None,
+                Some(path) => {
+                    let o = Memory::open(&path, memory::DEFAULT_CAPACITY)
+                        .map_err(AnalyzerError::Memory)?;
+                    self.notes.extend(o.refused);
+                    Some(o.memory)
+                }
+            };
+            self.memory = Some(opened);
+        }
+        Ok(self.memory.as_mut().and_then(Option::as_mut))
+    }
+
+    /// The memory's record of `p`, when it has one. A fault (a damaged record) turns the memory
+    /// off for the rest of this analyzer's life, with a note: it is refused, never served, and
+    /// the next process moves it aside.
+    fn remembered(&mut self, p: &Position<R>) -> Result<Option<Record>, AnalyzerError> {
+        let id = rules_identity(p.rules(), p.board().holes);
+        let Some(m) = self.memory()? else {
+            return Ok(None);
+        };
+        match m.get(&id, p.key()) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                self.memory_fault(e);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Keeps what was proven of positions (their keys under `p`'s rules and board).
+    fn remember(&mut self, p: &Position<R>, proved: &[(u128, Record)]) {
+        let id = rules_identity(p.rules(), p.board().holes);
+        let Ok(Some(m)) = self.memory() else {
+            return;
+        };
+        if let Err(e) = m.put_all(&id, proved) {
+            self.memory_fault(e);
+        }
+    }
+
+    /// Turns the memory off after `e`, with a note.
+    fn memory_fault(&mut self, e: MemoryError) {
+        let damaged = matches!(e, MemoryError::Damaged { .. });
+        self.notes.push(if damaged {
+            format!("{e}; it is not used again in this process, and the next one rebuilds it")
+        } else {
+            format!("{e}; going on without the memory")
+        });
+        self.memory = Some(None);
     }
 
     /// How it searches.
@@ -262,7 +364,7 @@ impl<R: Rules> Analyzer<R> {
 
     /// The future value of `p` (for its side to move) when a source other than the search
     /// knows it exactly, and which.
-    fn known(&self, p: &Position<R>) -> Result<Option<(i32, Source)>, AnalyzerError> {
+    fn known(&mut self, p: &Position<R>) -> Result<Option<(i32, Source)>, AnalyzerError> {
         if p.is_over() {
             return Ok(Some((0, Source::Rules)));
         }
@@ -270,6 +372,11 @@ impl<R: Rules> Analyzer<R> {
             let values = book::values_for(p).map_err(AnalyzerError::Book)?;
             if let Some(&f) = values.get(&p.key()) {
                 return Ok(Some((f, Source::Book)));
+            }
+        }
+        if let Some(r) = self.remembered(p)? {
+            if let Some(f) = r.future.value() {
+                return Ok(Some((f, Source::Memory)));
             }
         }
         if let Some(tb) = self.tables_for(p)? {
@@ -362,26 +469,38 @@ impl<R: Rules> Analyzer<R> {
             Ok(solver.solve_tracked(p, &mut proven))
         })?;
         let to_final = |f: Bounds| Bounds::between(p.final_value(f.lower), p.final_value(f.upper));
+        let mut children = Children::new();
+        p.children(&mut children);
         match result {
-            Ok(r) => Ok(Answer {
-                value: Bounds::exact(p.final_value(r.value)),
-                future: Bounds::exact(r.value),
-                best: r.best,
-                worse: settled_worse(p, &proven),
-                pv: r.pv,
-                complete: true,
-                source: Source::Search,
-                nodes: r.nodes,
-                seconds: started.elapsed().as_secs_f64(),
-            }),
+            Ok(r) => {
+                self.remember_solved(p, r.value, &r.best);
+                Ok(Answer {
+                    value: Bounds::exact(p.final_value(r.value)),
+                    future: Bounds::exact(r.value),
+                    best: r.best,
+                    worse: settled_worse(p, &proven),
+                    pv: r.pv,
+                    complete: true,
+                    source: Source::Search,
+                    nodes: r.nodes,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            }
             Err(SearchError::Interrupted) => {
-                let future = match proven.value {
+                let searched = match proven.value {
                     Some(v) => Bounds::exact(v),
                     None => {
                         let (lo, hi) = self.progress.bounds();
                         Bounds::between(lo, hi)
                     }
                 };
+                // What earlier searches proved narrows what this one did, and the other way.
+                let future = match self.remembered(p)? {
+                    Some(r) => searched.narrowed_by(r.future),
+                    None => searched,
+                };
+                let best = proven.best.first().copied();
+                self.remember(p, &[(p.key(), Record { future, best })]);
                 Ok(Answer {
                     value: to_final(future),
                     future,
@@ -398,10 +517,77 @@ impl<R: Rules> Analyzer<R> {
         }
     }
 
+    /// [`Analyzer::analyze`] when it needs no search: the book, the memory or the tables know
+    /// every move's result exactly. `None` when a search is needed.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened.
+    pub fn analyze_known(&mut self, p: &Position<R>) -> Result<Option<Analysis>, AnalyzerError> {
+        let started = Instant::now();
+        let mut children = Children::new();
+        p.children(&mut children);
+        let mut moves = Vec::with_capacity(children.len());
+        for c in children.as_slice() {
+            let Some((f, source)) = self.known(&c.next)? else {
+                return Ok(None);
+            };
+            moves.push(MoveAnswer {
+                mv: c.mv,
+                value: Bounds::exact(p.final_value(mover_view(c, f))),
+                source,
+            });
+        }
+        let value = position_bounds(p, &moves);
+        Ok(Some(Analysis {
+            moves,
+            value,
+            nodes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+        }))
+    }
+
+    /// [`Analyzer::solve`] when it needs no search: the game is over, or the book, the memory or
+    /// the tables know every move's result exactly. `None` when a search is needed.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened.
+    pub fn solve_known(&mut self, p: &Position<R>) -> Result<Option<Answer>, AnalyzerError> {
+        self.solve_from_known(p, Instant::now())
+    }
+
+    /// Keeps in the memory what a search outside the analyzer proved of `p`: its exact future
+    /// value and best moves (each best move's result then has a known value too).
+    pub fn remember_solved(&mut self, p: &Position<R>, future: i32, best: &[Move]) {
+        let mut children = Children::new();
+        p.children(&mut children);
+        let mut proved = vec![(
+            p.key(),
+            Record {
+                future: Bounds::exact(future),
+                best: best.first().copied(),
+            },
+        )];
+        for c in children.as_slice().iter().filter(|c| best.contains(&c.mv)) {
+            let f = if c.turn_passed {
+                c.gain - future
+            } else {
+                future - c.gain
+            };
+            proved.push((
+                c.next.key(),
+                Record {
+                    future: Bounds::exact(f),
+                    best: None,
+                },
+            ));
+        }
+        self.remember(p, &proved);
+    }
+
     /// [`Analyzer::solve`] without a search: from the position's moves when another source
     /// knows every one of them exactly.
     fn solve_from_known(
-        &self,
+        &mut self,
         p: &Position<R>,
         started: Instant,
     ) -> Result<Option<Answer>, AnalyzerError> {
@@ -450,7 +636,7 @@ impl<R: Rules> Analyzer<R> {
     /// another source than the search knows them all, and the costliest such source.
     #[allow(clippy::type_complexity)]
     fn known_moves(
-        &self,
+        &mut self,
         p: &Position<R>,
     ) -> Result<Option<(Vec<(Move, i32)>, Source)>, AnalyzerError> {
         let mut children = Children::new();
@@ -469,7 +655,7 @@ impl<R: Rules> Analyzer<R> {
 
     /// A principal variation from `p` starting with `first`, as far as the positions after it
     /// are known without a search.
-    fn known_pv(&self, p: &Position<R>, first: Move) -> Result<Vec<Move>, AnalyzerError> {
+    fn known_pv(&mut self, p: &Position<R>, first: Move) -> Result<Vec<Move>, AnalyzerError> {
         let mut pv = vec![first];
         let mut seen = vec![p.key()];
         let mut at = p.play_unchecked(first);
@@ -535,6 +721,25 @@ impl<R: Rules> Analyzer<R> {
                     Err(e) => return Err(AnalyzerError::Search(e)),
                 }
             };
+            let future = if future.is_exact() {
+                future
+            } else {
+                match self.remembered(&c.next)? {
+                    Some(r) => future.narrowed_by(r.future),
+                    None => future,
+                }
+            };
+            if !stopped || !future.is_exact() {
+                // Every finished value, and the bounds of the one stopped (the moves never
+                // reached prove nothing new).
+                let proved = [(c.next.key(), Record { future, best: None })];
+                if future.is_exact()
+                    || future.lower > -c.next.stake()
+                    || future.upper < c.next.stake()
+                {
+                    self.remember(p, &proved);
+                }
+            }
             let view = Bounds::between(mover_view(c, future.lower), mover_view(c, future.upper));
             values[i] = Some((view, Source::Search));
         }
@@ -552,6 +757,24 @@ impl<R: Rules> Analyzer<R> {
             })
             .collect();
         let value = position_bounds(p, &moves);
+        if let Some(v) = value.value() {
+            let best = moves
+                .iter()
+                .find(|m| m.value.value() == Some(v))
+                .map(|m| m.mv);
+            let future = v - p.final_value(0);
+            let future = future * p.to_move().map_or(1, |s| s.sign());
+            self.remember(
+                p,
+                &[(
+                    p.key(),
+                    Record {
+                        future: Bounds::exact(future),
+                        best,
+                    },
+                )],
+            );
+        }
         Ok(Analysis {
             moves,
             value,
@@ -584,10 +807,15 @@ impl<R: Rules> Analyzer<R> {
             Ok(f) => Bounds::exact(f),
             Err(SearchError::Interrupted) => {
                 let (lo, hi) = self.progress.bounds();
-                Bounds::between(lo, hi)
+                let searched = Bounds::between(lo, hi);
+                match self.remembered(p)? {
+                    Some(r) => searched.narrowed_by(r.future),
+                    None => searched,
+                }
             }
             Err(e) => return Err(AnalyzerError::Search(e)),
         };
+        self.remember(p, &[(p.key(), Record { future, best: None })]);
         Ok((
             Bounds::between(p.final_value(future.lower), p.final_value(future.upper)),
             Source::Search,

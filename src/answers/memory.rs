@@ -43,13 +43,14 @@ pub const DEFAULT_CAPACITY: u64 = 2_000_000;
 pub const MEMORY_ENV: &str = "MANCALA_MEMORY";
 
 /// The default memory file: `$MANCALA_MEMORY`, else `memory.sqlite` beside the default table
-/// directory ([`crate::endgame::default_dir`]): `~/.cache/mancala/memory.sqlite`.
-pub fn default_path() -> PathBuf {
+/// directory ([`crate::endgame::default_dir`]): `~/.cache/mancala/memory.sqlite`. `None` when
+/// `$MANCALA_MEMORY` is `off`: no memory unless one is named.
+pub fn default_path() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(MEMORY_ENV).filter(|v| !v.is_empty()) {
-        return PathBuf::from(p);
+        return (p != "off").then(|| PathBuf::from(p));
     }
     let tables = crate::endgame::default_dir();
-    tables.with_file_name("memory.sqlite")
+    Some(tables.with_file_name("memory.sqlite"))
 }
 
 /// Why the memory cannot be used.
@@ -342,6 +343,63 @@ impl Memory {
             return Err(damaged());
         }
         Ok(Some(record))
+    }
+
+    /// Checks the whole store: SQLite's own integrity check, then every record's checksum.
+    /// Returns the number of records.
+    ///
+    /// # Errors
+    /// [`MemoryError::Damaged`] at the first fault; [`MemoryError::Sqlite`].
+    pub fn check(&self) -> Result<u64, MemoryError> {
+        let damaged = |why: String| MemoryError::Damaged {
+            path: self.path.clone(),
+            why,
+        };
+        let verdict: String = self
+            .db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(|e| self.sqlite(e))?;
+        if verdict != "ok" {
+            return Err(damaged(format!("SQLite's integrity check: {verdict}")));
+        }
+        let mut s = self
+            .db
+            .prepare("SELECT rules, key, lower, upper, best, crc FROM proven")
+            .map_err(|e| self.sqlite(e))?;
+        let rows = s
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Vec<u8>>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, i64>(5)?,
+                ))
+            })
+            .map_err(|e| self.sqlite(e))?;
+        let mut n = 0;
+        for row in rows {
+            let (rules, key, lower, upper, best, crc) = row.map_err(|e| self.sqlite(e))?;
+            let key: [u8; 16] = key
+                .try_into()
+                .map_err(|_| damaged(format!("a key of {rules} is not 16 bytes")))?;
+            let key = u128::from_be_bytes(key);
+            let record = Record {
+                future: Bounds {
+                    lower: lower as i32,
+                    upper: upper as i32,
+                },
+                best: (best != 0).then_some(Move(best as u8)),
+            };
+            if i64::from(record_crc(&rules, key, &record)) != crc || lower > upper {
+                return Err(damaged(format!(
+                    "the record of {rules} key {key:#x} does not match its checksum"
+                )));
+            }
+            n += 1;
+        }
+        Ok(n)
     }
 
     /// Keeps what a search proved of a position: its bounds narrow those already kept (an

@@ -24,7 +24,7 @@ pub mod memory;
 pub mod shared_tables;
 pub mod sizing;
 
-pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, TablesChoice};
+pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TablesChoice};
 pub use answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
 pub use identity::rules_identity;
 pub use sizing::TableSize;

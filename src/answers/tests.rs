@@ -93,3 +93,32 @@ fn named_tables_that_are_not_there_are_an_error_naming_the_directory() {
     let e = a.solve(&p, &Limits::none()).unwrap_err();
     assert!(e.to_string().contains("/nonexistent/mancala-tables"), "{e}");
 }
+
+#[test]
+fn a_second_analyzer_answers_from_the_memory_what_the_first_proved() {
+    let dir = std::env::temp_dir().join(format!("mancala-analyzer-memory-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = dir.join("memory.sqlite");
+    let config = AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Off,
+        memory: MemoryChoice::File(file.clone()),
+        ..AnalyzerConfig::default()
+    };
+    let p = Position::start(Kalah::default(), 4, 4).unwrap();
+    let first = Analyzer::new(config.clone())
+        .analyze(&p, &Limits::none())
+        .unwrap();
+    assert_eq!(first.source(), Source::Search);
+    let mut second = Analyzer::new(config);
+    let again = second.analyze(&p, &Limits::none()).unwrap();
+    assert_eq!(again.source(), Source::Memory);
+    assert_eq!(
+        again.moves.iter().map(|m| m.value).collect::<Vec<_>>(),
+        first.moves.iter().map(|m| m.value).collect::<Vec<_>>()
+    );
+    let solved = second.solve(&p, &Limits::none()).unwrap();
+    assert_eq!(solved.source, Source::Memory);
+    assert_eq!(solved.value, first.value);
+    assert!(second.take_notes().is_empty());
+}

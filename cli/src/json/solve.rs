@@ -30,6 +30,9 @@ pub struct Solve {
     /// (null without tables).
     pub table_probes: Option<u64>,
     pub table_hits: Option<u64>,
+    /// Where the answer came from: `rules` (the game is over), `book` (the opening book),
+    /// `memory` (proven by an earlier search), `tables` (the endgame tables), `search`.
+    pub source: String,
 }
 
 impl Output for Solve {
@@ -178,6 +181,9 @@ pub struct Analyze {
     pub verdict: Verdict,
     pub moves: Vec<MoveValue>,
     pub seconds: f64,
+    /// Where the values came from (the costliest source of any move): `rules`, `book`,
+    /// `memory`, `tables` or `search`, as for `solve`.
+    pub source: String,
 }
 
 impl Output for Analyze {

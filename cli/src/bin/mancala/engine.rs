@@ -4,6 +4,7 @@
 //! [`mancala_cli::watch`].)
 
 use anyhow::{anyhow, bail, Context, Result};
+use mancala::answers::TableSize;
 use mancala::endgame::{open_for_search, MancalaIndexer};
 use mancala::rules::Rules;
 use mancala::Position;
@@ -18,10 +19,7 @@ pub fn threads(asked: Option<usize>) -> Result<usize> {
 
 /// MemAvailable from /proc/meminfo, in bytes, when the system says.
 pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    mancala::answers::sizing::available_memory()
 }
 
 /// A `kB` field of /proc/self/status (`VmRSS`, `VmHWM`), in bytes, when the system says.
@@ -61,36 +59,15 @@ pub fn ensure_memory(what: &str, bytes: u64) -> Result<()> {
     Ok(())
 }
 
-/// Where a transposition table starts when `--hash-mb` is not given, in MiB: small boards never
-/// need more (Kalah(4,3) searches 51 k nodes), and a table is faulted in as it is touched.
-pub const START_HASH_MB: u64 = 8;
-
-/// The most a table grows to when `--hash-mb` is not given, in MiB (and at most half the
-/// memory available): the search grows it fourfold whenever a job outgrows it
-/// ([`solver::search::GROW_AFTER`], later past the processor's cache:
-/// [`solver::search::GROW_AFTER_PAST_CACHE`]), so a solve takes what its tree can use.
-pub const MAX_HASH_MB: u64 = 4096;
-
-/// The transposition table's size: fixed by `--hash-mb`, or growing from [`START_HASH_MB`] up
-/// to a cap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HashSize {
-    /// `--hash-mb` in bytes, when given.
-    fixed: Option<u64>,
-    /// The growing table's largest size in bytes.
-    cap: u64,
-}
+/// The transposition table's size: fixed by `--hash-mb`, or growing up to a cap (the rule
+/// every front end shares, [`mancala::answers::sizing`]).
+pub type HashSize = TableSize;
 
 /// `--hash-mb` (at least 1 MiB, and no more than the machine's available memory), or the
 /// growing default when not given.
 pub fn hash_bytes(asked_mb: Option<u64>) -> Result<HashSize> {
-    let avail = available_memory();
     let Some(mb) = asked_mb else {
-        let cap = avail.map_or(MAX_HASH_MB << 20, |a| (a / 2).min(MAX_HASH_MB << 20));
-        return Ok(HashSize {
-            fixed: None,
-            cap: cap.max(START_HASH_MB << 20),
-        });
+        return Ok(TableSize::growing());
     };
     if mb == 0 {
         bail!("--hash-mb must be at least 1");
@@ -98,7 +75,7 @@ pub fn hash_bytes(asked_mb: Option<u64>) -> Result<HashSize> {
     let bytes = mb
         .checked_mul(1 << 20)
         .ok_or_else(|| anyhow!("--hash-mb {mb} is too large"))?;
-    if let Some(avail) = avail {
+    if let Some(avail) = available_memory() {
         if bytes > avail {
             bail!(
                 "--hash-mb {mb} asks for more memory than this machine has available ({} MiB)",
@@ -106,28 +83,18 @@ pub fn hash_bytes(asked_mb: Option<u64>) -> Result<HashSize> {
             );
         }
     }
-    Ok(HashSize {
-        fixed: Some(bytes),
-        cap: bytes,
-    })
-}
-
-/// The most entries a search from `root` could use, in bytes: 16 bytes a position below its
-/// key bound, at least 1 MiB. A table with more slots than there are positions is wasted.
-fn useful_bytes<G: solver::Game>(root: &G) -> u128 {
-    root.key_bound().saturating_mul(16).max(1 << 20)
+    Ok(TableSize::fixed(bytes))
 }
 
 /// The transposition table's first size for a search from `root`.
 pub fn tt_bytes<G: solver::Game>(root: &G, size: HashSize) -> usize {
-    let start = size.fixed.unwrap_or(START_HASH_MB << 20);
-    usize::try_from(u128::from(start).min(useful_bytes(root))).unwrap_or(usize::MAX)
+    size.first_bytes(root)
 }
 
 /// The largest the table may grow to for a search from `root` (no more than
 /// [`tt_bytes`] when `--hash-mb` fixed it).
 pub fn tt_max_bytes<G: solver::Game>(root: &G, size: HashSize) -> usize {
-    usize::try_from(u128::from(size.cap).min(useful_bytes(root))).unwrap_or(usize::MAX)
+    size.max_bytes(root)
 }
 
 /// The endgame tables in `dir` (`--tables DIR`) for a search from `p`, every layer checked.
@@ -143,6 +110,22 @@ pub fn tables_for_search<R: Rules>(
         );
     }
     open_for_search(dir, p).with_context(|| format!("--tables {}", dir.display()))
+}
+
+/// [`tables_for_search`], opened once per process and shared by every later search of the same
+/// game, board and directory ([`mancala::answers::shared_tables`]).
+pub fn shared_tables_for_search<R: Rules>(
+    dir: &Path,
+    p: &Position<R>,
+) -> Result<&'static Tablebase<MancalaIndexer<R>>> {
+    if p.board().has_statuses() {
+        // As `tables_for_search`.
+        bail!(
+            "--tables: endgame tables hold positions whose pits are all open; {p} has burnt pits or sons, so solve it without --tables"
+        );
+    }
+    mancala::answers::shared_tables::for_search(dir, p)
+        .with_context(|| format!("--tables {}", dir.display()))
 }
 
 /// `--tables DIR` of a command that solves many boards (and goes on without tables for a board

@@ -13,6 +13,7 @@
 
 use crate::engine;
 use anyhow::Result;
+use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::Position;
@@ -38,6 +39,9 @@ pub(super) struct Engine<'o, R: Rules> {
     solver: Option<(Position<R>, Solver<'o, Position<R>>)>,
     /// The calibrated player that picks the engine's moves, when it is not perfect.
     pub(super) calibrated: Option<mancala::calibrated::Calibrated>,
+    /// The book and the memory of proven positions, asked before any search: the opening of a
+    /// standard board, or a position proven before, is answered at once.
+    known: Analyzer<R>,
 }
 
 impl<'o, R: Rules> Engine<'o, R> {
@@ -57,6 +61,12 @@ impl<'o, R: Rules> Engine<'o, R> {
             progress: Arc::new(Progress::new()),
             solver: None,
             calibrated: None,
+            known: Analyzer::new(AnalyzerConfig {
+                threads: 1,
+                tables: TablesChoice::Off,
+                memory: MemoryChoice::Default,
+                ..AnalyzerConfig::default()
+            }),
         }
     }
 
@@ -129,6 +139,11 @@ impl<'o, R: Rules> Engine<'o, R> {
         if self.calibrated.is_some() {
             return self.calibrated_move(root, p);
         }
+        if let Ok(Some(a)) = self.known.solve_known(p) {
+            if let (Some(&mv), Some(v)) = (a.best.iter().min_by_key(|m| m.0), a.value.value()) {
+                return Ok(Some((mv, v)));
+            }
+        }
         let what = format!("{who} is thinking");
         let r = self.run(root, &what, |f| p.final_value(f), |s| s.solve(p))?;
         Ok(r.and_then(|r| {
@@ -143,6 +158,11 @@ impl<'o, R: Rules> Engine<'o, R> {
         root: &Position<R>,
         p: &Position<R>,
     ) -> Result<Option<Vec<(Move, i32)>>> {
+        if let Ok(Some(a)) = self.known.analyze_known(p) {
+            return Ok(Some(
+                a.moves.iter().map(|m| (m.mv, m.value.lower)).collect(),
+            ));
+        }
         // The bounds shown are those of the move being valued: from the mover's view, as
         // `analyze` reports them.
         let r = self.run(root, "valuing every move", |f| f, |s| s.analyze(p))?;

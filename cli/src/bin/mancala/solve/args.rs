@@ -4,6 +4,9 @@
 use crate::engine;
 use anyhow::Result;
 use clap::Args;
+use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
+use mancala::rules::Rules;
+use mancala::Position;
 use mancala_cli::args::parse_seconds;
 use solver::search::SearchConfig;
 use std::io::IsTerminal;
@@ -24,6 +27,20 @@ pub struct SearchArgs {
     /// DIR, the default table directory (write `--tables=DIR` before the game's name).
     #[arg(long, value_name = "DIR", num_args = 0..=1, require_equals = false)]
     pub(super) tables: Option<Option<std::path::PathBuf>>,
+    /// Search without endgame tables, even when the default table directory holds the game's
+    /// (which every search uses otherwise).
+    #[arg(long, conflicts_with = "tables")]
+    pub(super) no_tables: bool,
+    /// Do not answer from the opening book built into the program.
+    #[arg(long)]
+    pub(super) no_book: bool,
+    /// The memory of proven positions (default: $MANCALA_MEMORY, else memory.sqlite beside the
+    /// default table directory; `off` turns it off).
+    #[arg(long, value_name = "FILE")]
+    pub(super) memory: Option<std::path::PathBuf>,
+    /// Neither read nor write the memory of proven positions.
+    #[arg(long, conflicts_with = "memory")]
+    pub(super) no_memory: bool,
     /// Use the wide (16-byte) table entries even where the narrow ones would do (for measuring
     /// the wide path; values are the same).
     #[arg(long, hide = true)]
@@ -41,8 +58,8 @@ impl SearchArgs {
         let asked = engine::hash_bytes(self.hash_mb)?;
         Ok(SearchConfig {
             threads,
-            tt_bytes: engine::tt_bytes(root, asked),
-            tt_max_bytes: engine::tt_max_bytes(root, asked),
+            tt_bytes: asked.first_bytes(root),
+            tt_max_bytes: asked.max_bytes(root),
             wide_table: self.wide_table,
             ..SearchConfig::default()
         })
@@ -53,6 +70,48 @@ impl SearchArgs {
         self.tables
             .as_ref()
             .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
+    }
+
+    /// The tables a search of `p` uses: `--tables`, else the default directory's when it holds
+    /// the game's (and `--no-tables` is not given, and `p` has no burnt pits or sons, which no
+    /// table holds).
+    pub(crate) fn tables_for<R: Rules>(&self, p: &Position<R>) -> Option<std::path::PathBuf> {
+        if let Some(d) = self.tables_dir() {
+            return Some(d);
+        }
+        let dir = mancala::endgame::default_dir();
+        (!self.no_tables
+            && !p.board().has_statuses()
+            && mancala::answers::shared_tables::holds_tables(&dir, p))
+        .then_some(dir)
+    }
+
+    /// The analyzer these flags describe, for positions like `root`: the book, the memory and
+    /// the tables as chosen, the threads and the table size of [`SearchArgs::config`].
+    pub(crate) fn analyzer<R: Rules>(&self) -> Result<Analyzer<R>> {
+        let threads = engine::threads(self.threads)?;
+        let table_size = engine::hash_bytes(self.hash_mb)?;
+        let tables = match (self.tables_dir(), self.no_tables) {
+            (Some(d), _) => TablesChoice::Dir(d),
+            (None, true) => TablesChoice::Off,
+            (None, false) => TablesChoice::Default,
+        };
+        Ok(Analyzer::new(AnalyzerConfig {
+            threads,
+            table_size,
+            tables,
+            book: !self.no_book,
+            memory: self.memory_choice(),
+        }))
+    }
+
+    /// `--memory`, `--no-memory`, `$MANCALA_MEMORY` (`off`: none).
+    fn memory_choice(&self) -> MemoryChoice {
+        match (&self.memory, self.no_memory) {
+            (_, true) => MemoryChoice::Off,
+            (Some(path), false) => MemoryChoice::File(path.clone()),
+            (None, false) => MemoryChoice::Default,
+        }
     }
 
     pub(super) fn wants_progress(&self) -> bool {
@@ -73,6 +132,10 @@ impl SearchArgs {
             hash_mb,
             progress: false,
             tables,
+            no_tables: false,
+            no_book: false,
+            memory: None,
+            no_memory: false,
             wide_table: false,
             time_limit: Some(time_limit),
         }

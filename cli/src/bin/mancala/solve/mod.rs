@@ -7,6 +7,7 @@ pub use args::SearchArgs;
 
 use super::{engine, move_list, PositionArgs};
 use anyhow::Result;
+use mancala::answers::{Analyzer, Limits, Source};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
 use mancala::Position;
@@ -20,8 +21,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use stopped::{
-    print_stopped_analysis, print_stopped_solve, stopped_analysis, stopped_exit_code,
-    stopped_solve, Stopped,
+    print_stopped_analysis, print_stopped_solve, stopped_exit_code, stopped_solve, Stopped,
 };
 
 /// Who else may stop a search besides its time limit and Ctrl-C, and whether it shows progress.
@@ -66,12 +66,10 @@ fn run_search<R: Rules, T>(
     let limit = search.time_limit.map(Duration::from_secs_f64);
     let started = Instant::now();
     let tb = search
-        .tables_dir()
-        .map(|d| engine::tables_for_search(&d, p))
+        .tables_for(p)
+        .map(|d| engine::shared_tables_for_search(&d, p))
         .transpose()?;
-    let oracle = tb
-        .as_ref()
-        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
+    let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     // After a second, a spinner line redrawn in place on a terminal; elsewhere (a log file, CI)
     // a plain line every ten seconds.
     let line = |t: f64| {
@@ -102,7 +100,6 @@ fn run_search<R: Rules, T>(
             Err(Stopped {
                 lower: a.min(b),
                 upper: a.max(b),
-                future: (lo, hi),
                 by_user: signal::interrupted() || early,
                 nodes: progress.nodes(),
                 seconds,
@@ -135,6 +132,28 @@ pub(crate) fn solve_report<R: Rules>(
     search: &SearchArgs,
     control: &Control,
 ) -> Result<SolveReport> {
+    let mut analyzer = search.analyzer::<R>()?;
+    let known = analyzer.solve_known(p).map_err(anyhow::Error::new);
+    warn_notes(&mut analyzer);
+    if let Some(a) = known? {
+        return Ok(SolveReport::Done(json::Solve {
+            head: json::PositionHead::of("solve", p),
+            complete: true,
+            value: a.value.lower,
+            winner: json::Winner::of(a.value.lower),
+            future: a.future.lower,
+            best: a.best.iter().map(|m| m.0).collect(),
+            pv: move_list::marked_json(p, &a.pv),
+            nodes: 0,
+            seconds: a.seconds,
+            tt_hit_rate: 0.0,
+            tt_bytes: 0,
+            threads: analyzer.config().threads,
+            table_probes: None,
+            table_hits: None,
+            source: a.source.name().to_string(),
+        }));
+    }
     let mut proven = Proven::default();
     let (result, cfg) = run_search(
         p,
@@ -148,7 +167,9 @@ pub(crate) fn solve_report<R: Rules>(
         Ok(r) => r,
         Err(stopped) => return Ok(SolveReport::Stopped(stopped_solve(p, &stopped, &proven))),
     };
-    let tables = search.tables_dir().is_some();
+    analyzer.remember_solved(p, result.value, &result.best);
+    warn_notes(&mut analyzer);
+    let tables = search.tables_for(p).is_some();
     let value = p.final_value(result.value);
     let hit_rate = if result.tt_probes == 0 {
         0.0
@@ -170,6 +191,7 @@ pub(crate) fn solve_report<R: Rules>(
         threads: cfg.threads,
         table_probes: tables.then_some(result.oracle_probes),
         table_hits: tables.then_some(result.oracle_hits),
+        source: Source::Search.name().to_string(),
     }))
 }
 
@@ -226,6 +248,9 @@ pub(super) fn solve<R: Rules>(
         v.threads,
         if v.threads == 1 { "" } else { "s" }
     )?;
+    if v.source != Source::Search.name() {
+        writeln!(out, "source:   {} (no search)", v.source)?;
+    }
     if let (Some(probes), Some(hits)) = (v.table_probes, v.table_hits) {
         writeln!(
             out,
@@ -236,48 +261,75 @@ pub(super) fn solve<R: Rules>(
 }
 
 /// Values every move of `p`: the one computation behind `analyze` and the server's
-/// `/api/analyze`.
+/// `/api/analyze`. The analyzer answers from the book, the memory and the tables when they know
+/// every move, and searches the rest with a progress display until it ends, the time limit
+/// passes, Ctrl-C is pressed or `control.stop` is raised.
 pub(crate) fn analyze_report<R: Rules>(
     p: &Position<R>,
     search: &SearchArgs,
     control: &Control,
 ) -> Result<AnalyzeReport> {
+    let mut analyzer = search.analyzer::<R>()?;
+    analyze_with(&mut analyzer, p, search, control)
+}
+
+/// [`analyze_report`] with an analyzer kept by the caller (the server's, a batch's).
+pub(crate) fn analyze_with<R: Rules>(
+    analyzer: &mut Analyzer<R>,
+    p: &Position<R>,
+    search: &SearchArgs,
+    control: &Control,
+) -> Result<AnalyzeReport> {
     let started = Instant::now();
-    let mut proven = Proven::default();
-    let (moves, _) = run_search(
-        p,
-        search,
-        control,
-        "the move being valued: the future value of its next mover in",
-        |f| f,
-        |s| s.analyze_tracked(p, &mut proven),
-    )?;
-    let moves = match moves {
-        Ok(()) => proven.valued,
-        Err(stopped) => {
-            return Ok(AnalyzeReport::Stopped(stopped_analysis(
-                p, &stopped, &proven,
-            )))
-        }
+    let progress = analyzer.progress();
+    let limit = search.time_limit.map(Duration::from_secs_f64);
+    let line = |t: f64| {
+        let (lo, hi) = progress.bounds();
+        let nodes = progress.nodes();
+        format!(
+            "{t:.0} s, {nodes} nodes ({:.2} M/s), the move being valued: the future value of its next mover in [{lo:+}, {hi:+}]",
+            nodes as f64 / t / 1e6,
+        )
     };
-    // A move's value from the mover's view, turned into the final South-minus-North score.
-    let finals: Vec<(u8, i32)> = moves
-        .iter()
-        .map(|&(m, v)| (m.0, p.final_value(v)))
-        .collect();
-    let value = best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
-    let best: Vec<u8> = finals
-        .iter()
-        .filter(|f| f.1 == value)
-        .map(|f| f.0)
-        .collect();
-    Ok(AnalyzeReport::Done(json::Analyze {
-        head: json::PositionHead::of("analyze", p),
-        complete: true,
-        verdict: json::Verdict::new(value, best),
-        moves: json::MoveValue::list(&finals),
-        seconds: started.elapsed().as_secs_f64(),
-    }))
+    let spinner = Spinner::new(Duration::from_secs(1), line).log_every(Duration::from_secs(10));
+    let limits = Limits {
+        time: None,
+        stop: Some(control.stop.clone()),
+    };
+    let result = Watcher::new("the search", OnSignal::Stop)
+        .stop(control.stop.clone())
+        .deadline(limit)
+        .spinner(control.progress, spinner)
+        .run(|| analyzer.analyze(p, &limits));
+    warn_notes(analyzer);
+    let a = result?;
+    if a.complete() {
+        let finals: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv.0, m.value.lower)).collect();
+        let value = a.value.value().unwrap_or_else(|| p.final_value(0));
+        return Ok(AnalyzeReport::Done(json::Analyze {
+            head: json::PositionHead::of("analyze", p),
+            complete: true,
+            verdict: json::Verdict::new(value, a.best().iter().map(|m| m.0).collect()),
+            moves: json::MoveValue::list(&finals),
+            seconds: started.elapsed().as_secs_f64(),
+            source: a.source().name().to_string(),
+        }));
+    }
+    // Stopped before the deadline: by a signal or by whoever holds `control.stop`.
+    let early = limit.is_none_or(|l| started.elapsed() < l);
+    Ok(AnalyzeReport::Stopped(stopped::stopped_analysis_of(
+        p,
+        &a,
+        signal::interrupted() || early,
+        started.elapsed().as_secs_f64(),
+    )))
+}
+
+/// Prints the analyzer's notes (a memory refused or turned off) as warnings on stderr.
+fn warn_notes<R: Rules>(analyzer: &mut Analyzer<R>) {
+    for n in analyzer.take_notes() {
+        eprintln!("warning: {n}");
+    }
 }
 
 pub(super) fn analyze<R: Rules>(
@@ -335,7 +387,7 @@ pub(super) fn analyze<R: Rules>(
             }
         }
     }
-    writeln!(out, "time: {:.3} s", v.seconds)?;
+    writeln!(out, "time: {:.3} s (from the {})", v.seconds, v.source)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -10,7 +10,7 @@ use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use mancala_cli::{exit, json, report, signal};
 use solver::search::Proven;
-use solver::{Children, Game};
+use solver::Game;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -54,9 +54,6 @@ pub(super) struct Stopped {
     /// Bounds on the final South-minus-North value.
     pub(super) lower: i32,
     pub(super) upper: i32,
-    /// The same bounds as the search has them: on the future value of the position it was
-    /// solving (for `analyze`, the child being valued).
-    pub(super) future: (i32, i32),
     /// Ctrl-C rather than the time limit.
     pub(super) by_user: bool,
     pub(super) nodes: u64,
@@ -224,85 +221,6 @@ pub(super) fn print_stopped_solve<R: Rules>(
     Ok(())
 }
 
-/// What a stopped `analyze` proved: the exact value of each move it finished, bounds on the
-/// move it was valuing and on the position.
-pub(super) fn stopped_analysis<R: Rules>(
-    p: &Position<R>,
-    stopped: &Stopped,
-    proven: &Proven<<Position<R> as Game>::Move>,
-) -> json::AnalyzeStopped {
-    let mut children = Children::new();
-    // Sown again after the stop, so under a budget of its own; when a sowing does not end in
-    // it, no move is listed and the bounds are the whole stake's.
-    let listed = fallback::within(fallback::BUDGET, |stop| {
-        p.children_until(&mut children, stop)
-    });
-    if listed.is_err() {
-        children.clear();
-    }
-    // Each move's bounds from the mover's view: exact when valued; the search's bounds for the
-    // one being valued; the child's whole range for the rest.
-    let bounds: Vec<(u8, i32, i32, bool)> = children
-        .as_slice()
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if let Some(&(_, v)) = proven.valued.get(i) {
-                return (c.mv.0, v, v, true);
-            }
-            let (lo, hi) = if i == proven.valued.len() {
-                stopped.future
-            } else {
-                let s = c.next.stake();
-                (-s, s)
-            };
-            let (a, b) = if c.turn_passed {
-                (c.gain - hi, c.gain - lo)
-            } else {
-                (c.gain + lo, c.gain + hi)
-            };
-            (c.mv.0, a, b, false)
-        })
-        .collect();
-    // To final South-minus-North values (North's view flips the order).
-    let moves = bounds
-        .iter()
-        .map(|&(pit, a, b, exact)| {
-            let (x, y) = (p.final_value(a), p.final_value(b));
-            json::MoveBounds {
-                pit,
-                value: exact.then_some(x),
-                lower: x.min(y),
-                upper: x.max(y),
-            }
-        })
-        .collect();
-    let lower_mover = bounds.iter().map(|b| b.1).max();
-    let upper_mover = bounds.iter().map(|b| b.2).max();
-    let (lower, upper) = match (lower_mover, upper_mover) {
-        (Some(a), Some(b)) => {
-            let (x, y) = (p.final_value(a), p.final_value(b));
-            (x.min(y), x.max(y))
-        }
-        _ if listed.is_err() => {
-            let (x, y) = (p.final_value(-p.stake()), p.final_value(p.stake()));
-            (x.min(y), x.max(y))
-        }
-        _ => (p.final_value(0), p.final_value(0)),
-    };
-    json::AnalyzeStopped {
-        head: json::PositionHead::of("analyze", p),
-        complete: false,
-        stopped: stopped.stop_cause(),
-        lower,
-        upper,
-        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
-        moves,
-        nodes: stopped.nodes,
-        seconds: stopped.seconds,
-    }
-}
-
 /// A stopped `analyze` in words: the moves are valued in order, so the first one without a
 /// value is the one the search was valuing.
 pub(super) fn print_stopped_analysis<R: Rules>(
@@ -376,5 +294,41 @@ fn list_or_none(moves: &[u8]) -> String {
             .map(u8::to_string)
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// What a stopped analysis by the [`Analyzer`](mancala::answers::Analyzer) proved: each move's
+/// exact value or bounds, and bounds on the position.
+pub(super) fn stopped_analysis_of<R: Rules>(
+    p: &Position<R>,
+    a: &mancala::answers::Analysis,
+    by_user: bool,
+    seconds: f64,
+) -> json::AnalyzeStopped {
+    let moves = a
+        .moves
+        .iter()
+        .map(|m| json::MoveBounds {
+            pit: m.mv.0,
+            value: m.value.value(),
+            lower: m.value.lower,
+            upper: m.value.upper,
+        })
+        .collect();
+    let (lower, upper) = (a.value.lower, a.value.upper);
+    json::AnalyzeStopped {
+        head: json::PositionHead::of("analyze", p),
+        complete: false,
+        stopped: if by_user {
+            json::StopCause::Interrupt
+        } else {
+            json::StopCause::TimeLimit
+        },
+        lower,
+        upper,
+        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
+        moves,
+        nodes: a.nodes,
+        seconds,
     }
 }

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala::board::MAX_BOARD_SEEDS;
 use mancala::endgame::{table_id, MancalaIndexer};
-use mancala::rules::Rules;
+use mancala::rules::{GameKind, Rules};
 use mancala_cli::args::GameArgs;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
@@ -23,8 +23,13 @@ pub(super) struct BuildArgs {
     #[command(flatten)]
     game: GameArgs,
     /// The largest number of seeds on the board to cover.
-    #[arg(long, value_name = "K")]
-    max_seeds: u32,
+    #[arg(long, value_name = "K", required_unless_present = "recommended")]
+    max_seeds: Option<u32>,
+    /// Build what docs/tables.md recommends for the game's standard board (Kalah on 6 holes:
+    /// K=24, which every search then uses from the default directory), saying first how much
+    /// disk, memory and time it takes.
+    #[arg(long, conflicts_with = "max_seeds")]
+    recommended: bool,
     #[command(flatten)]
     dir: DirArgs,
     /// Worker threads (default: all cores).
@@ -45,8 +50,51 @@ pub(super) fn run(a: &BuildArgs) -> Result<ExitCode> {
     mancala::with_rules!(v, r => build(a, r, holes))
 }
 
+/// The tables docs/tables.md recommends: the most seeds on the board worth a table for the
+/// standard board of `kind` on `holes` holes, when any. Kalah(6,4) (both rules): K=24, where the
+/// search of a middle-game position takes about a second (docs/performance.md); the other games'
+/// standard boards are answered by the book and the search without tables.
+fn recommended_max_seeds(kind: GameKind, holes: u8) -> Option<u32> {
+    match (kind, holes) {
+        (GameKind::Kalah, 6) => Some(24),
+        _ => None,
+    }
+}
+
+/// Positions a second one thread builds, measured (docs/tables.md: about 24 M a second on the
+/// 2-core development machine's two threads), for the time said before a recommended build.
+const BUILD_RATE_PER_THREAD: f64 = 12e6;
+
+/// Bits per entry of a built Kalah table on disk (docs/tables.md: 4.1).
+const DISK_BITS_PER_ENTRY: f64 = 4.2;
+
 fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
-    let k = a.max_seeds;
+    let k = match (a.max_seeds, a.recommended) {
+        (Some(k), _) => k,
+        (None, _) => {
+            let Some(k) = recommended_max_seeds(R::KIND, holes) else {
+                bail!(
+                    "no tables are recommended for {} on {holes} holes: the opening book and the search answer its standard board without them; build some with --max-seeds K",
+                    R::KIND.name()
+                );
+            };
+            let ix = MancalaIndexer::new(rules, holes);
+            let mem = tables::memory_estimate(&ix, k);
+            let threads = engine::threads(a.threads)?;
+            let dir = a.dir.dir();
+            eprintln!(
+                "recommended: {id} up to K={k} seeds in {}: {} entries, about {} of disk, {} of memory while building, about {:.0} minutes on {threads} thread{} (layers already built are kept)",
+                dir.display(),
+                mem.entries,
+                mib((mem.entries as f64 * DISK_BITS_PER_ENTRY / 8.0) as u64),
+                mib(mem.total()),
+                mem.entries as f64 / (BUILD_RATE_PER_THREAD * threads as f64) / 60.0,
+                if threads == 1 { "" } else { "s" },
+                id = table_id(&rules, holes),
+            );
+            k
+        }
+    };
     if k > MAX_BOARD_SEEDS {
         bail!("--max-seeds {k} is more than the board can hold ({MAX_BOARD_SEEDS} seeds)");
     }

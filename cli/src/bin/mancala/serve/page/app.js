@@ -18,6 +18,7 @@ const st = {
   view: null,       // the /api/play or /api/match answer for where the game is
   legal: [],        // /api/moves: [{move, position}]
   values: null,     // /api/analyze of the position now
+  analysed: new Map(), // position text -> a complete /api/analyze: Undo and Redo are instant
   pv: null,         // the last /api/solve's principal variation, as text
   busy: null,       // {id, controller, started, what, timer}
 };
@@ -128,7 +129,8 @@ async function refresh({ think = true } = {}) {
   st.legal = st.view.to_move ? (await api('moves', positionBody())).moves : [];
   st.values = null;
   render();
-  if (st.hint && st.view.to_move) await hint();
+  // The hint values the person's turns; the engine's own turns only when Hint is pressed then.
+  if (st.hint && st.view.to_move && !engineSides().includes(st.view.to_move)) await hint();
   if (think) await engineTurn();
 }
 
@@ -167,7 +169,14 @@ async function play(move) {
 
 /** The hint: every legal move's exact value on its pit, the position's value on the bar. */
 async function hint() {
-  st.values = await api('analyze', positionBody(), 'valuing every move');
+  // Exact values never change: a position analysed once is not asked again.
+  const known = st.analysed.get(st.view.position);
+  if (known) {
+    st.values = known;
+  } else {
+    st.values = await api('analyze', positionBody(), 'valuing every move');
+    if (st.values.complete) st.analysed.set(st.view.position, st.values);
+  }
   render();
 }
 
@@ -274,10 +283,13 @@ function renderBar(pos) {
   if (bar.hidden) return;
   const T = Math.max(1, totalSeeds(pos));
   const v = st.values;
-  const known = v.complete ? v.value : (v.lower + v.upper) / 2;
-  bar.querySelector('.north-part').style.width = `${(100 * (T - known)) / (2 * T)}%`;
+  // Bounds are drawn as the range they are (shaded), never as their midpoint.
+  const part = (x) => `${(100 * (T - x)) / (2 * T)}%`;
+  bar.querySelector('.north-part').style.width = part(v.complete ? v.value : v.upper);
+  bar.classList.toggle('bounded', !v.complete);
+  bar.style.setProperty('--unknown-width', v.complete ? '0%' : `${(100 * (v.upper - v.lower)) / (2 * T)}%`);
   $('value-text').textContent = v.complete
-    ? `Value ${signed(v.value)}: ${verdict(v.value)} under perfect play`
+    ? `Value ${signed(v.value)}: ${verdict(v.value)} under perfect play (from the ${v.source})`
     : `Value in [${signed(v.lower)}, ${signed(v.upper)}] (stopped before it was exact)`;
   $('value-text').dataset.value = v.complete ? signed(v.value) : '';
 }
