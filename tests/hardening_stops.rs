@@ -85,10 +85,9 @@ fn moves_that_reach_the_relay_are_reported_as_still_relaying() {
     .unwrap();
     let record = record.to_str().unwrap();
     for (command, how) in [
-        ("solve", ["--position", relay(), "--moves", "2"]),
-        ("analyze", ["--load", record, "--moves", ""]),
+        ("solve", vec!["--position", relay(), "--moves", "2"]),
+        ("analyze", vec!["--load", record]),
     ] {
-        let how: Vec<&str> = how.into_iter().filter(|w| !w.is_empty()).collect();
         let args = [&[command, "walak-pussa"][..], &how, &["--time-limit", "1"]].concat();
         let o = within(&args, 2.0);
         let (out, err) = text(&o);
