@@ -402,3 +402,57 @@ fn a_move_that_relays_without_end_does_not_block_the_engine() {
     }
     assert!(e.child.wait().unwrap().success());
 }
+
+/// The calibrated player through `setoption`: its moves are the library's draws from the same
+/// seed and exact values, and `ucinewgame` replays them.
+#[test]
+fn the_calibrated_engine_draws_the_librarys_moves_from_its_seed() {
+    use mancala::board::Move;
+    use mancala::calibrated::{Calibrated, Calibration};
+    let all = json(&["analyze", "kalah", "--holes", "4", "--seeds", "3", "--json"]);
+    // South moves: the values are already from the mover's side; in move order, as the engine
+    // generates them.
+    let values: Vec<(Move, i32)> = all["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                Move(m["move"].as_u64().unwrap() as u8),
+                m["value"].as_i64().unwrap() as i32,
+            )
+        })
+        .collect();
+    let mut library = Calibrated::new(Calibration::new(0.5, 1.0).unwrap(), 7);
+    let want: Vec<String> = (0..12)
+        .map(|_| format!("bestmove {}", library.choose(&values, Move(2)).0 .0))
+        .collect();
+    let mut e = Engine::start(&["--threads", "1"]);
+    e.send("uci");
+    while e.next(10) != "uciok" {}
+    for option in [
+        "Holes value 4",
+        "Seeds value 3",
+        "Epsilon value 0.5",
+        "Temperature value 1",
+        "Seed value 7",
+    ] {
+        e.send(&format!("setoption name {option}"));
+    }
+    let game = |e: &mut Engine| -> Vec<String> {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        (0..12)
+            .map(|_| {
+                e.send("go");
+                e.until("bestmove", 60)
+            })
+            .collect()
+    };
+    let first = game(&mut e);
+    assert_eq!(first, want);
+    assert_eq!(game(&mut e), first, "ucinewgame replays from the seed");
+    let distinct: std::collections::BTreeSet<&String> = first.iter().collect();
+    assert!(distinct.len() > 1, "{first:?}");
+    e.quit();
+}
