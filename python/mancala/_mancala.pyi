@@ -253,3 +253,22 @@ def review(
 ) -> List[MoveReview]:
     """Grades the game from ``pos`` through ``moves`` against perfect play, one record per move
     (one search for the whole game; ``time_limit`` per search leaves bounds, never guesses)."""
+
+class Calibrated:
+    """A perfect player weakened by a known amount: with probability ``epsilon`` a uniformly
+    random legal move, otherwise a draw from the softmax of the exact values at ``temperature``
+    (in seeds; 0: the perfect move). Seeded: the same seed and values give the same moves."""
+
+    def __init__(self, epsilon: float = 0.0, temperature: float = 0.0, seed: int = 0) -> None: ...
+    @property
+    def epsilon(self) -> float:
+        """The probability of a uniformly random move."""
+    @property
+    def temperature(self) -> float:
+        """The softmax temperature in seeds (0: none)."""
+    def choose(self, values: Sequence[Tuple[int, int]], perfect: int) -> Tuple[int, str]:
+        """Picks a move among ``(move, value)`` pairs valued from the mover's side;
+        ``perfect`` is the perfect player's move. Returns ``(move, how)``, ``how`` one of
+        ``"perfect"``, ``"random"``, ``"softmax"``."""
+    def probabilities(self, values: Sequence[Tuple[int, int]], perfect: int) -> List[float]:
+        """The probability of each move of ``values``, in their order."""

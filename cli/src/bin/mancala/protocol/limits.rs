@@ -45,8 +45,12 @@ impl Limits {
         let clock = self.clock.and_then(|c| {
             let i = usize::from(mover == Side::North);
             let left = c.left[i]?;
-            let moves = c.moves_to_go.unwrap_or(MOVES_LEFT_GUESS).max(1);
-            let share = left / moves as u32 + c.increment[i];
+            // A `movestogo` past u32 (a driver's typo or a hostile line) is as good as endless:
+            // the share is then the smallest; a plain cast would wrap to 0 and divide by it.
+            let moves = u32::try_from(c.moves_to_go.unwrap_or(MOVES_LEFT_GUESS))
+                .unwrap_or(u32::MAX)
+                .max(1);
+            let share = (left / moves).saturating_add(c.increment[i]);
             let most = (left / 2).saturating_sub(CLOCK_MARGIN);
             Some(share.min(most).max(Duration::from_millis(1)))
         });
@@ -143,5 +147,16 @@ mod tests {
         assert_eq!(l.budget(Side::North), Some(Duration::from_millis(300)));
         assert_eq!(l.budget(Side::South), Some(Duration::from_millis(300)));
         assert_eq!(parse(&[]).unwrap().budget(Side::South), None);
+    }
+
+    #[test]
+    fn huge_clock_numbers_give_a_budget_without_panicking() {
+        // movestogo 2^32 once wrapped to a division by zero; a huge increment overflowed.
+        let l = parse(&["wtime", "1000", "movestogo", "4294967296"]).unwrap();
+        let b = l.budget(Side::South).unwrap();
+        assert!(b <= Duration::from_millis(1000), "{b:?}");
+        let huge = u64::MAX.to_string();
+        let l = parse(&["wtime", &huge, "winc", &huge, "movestogo", "0"]).unwrap();
+        assert!(l.budget(Side::South).is_some());
     }
 }
