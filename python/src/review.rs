@@ -46,7 +46,7 @@ pub struct PyMoveReview {
     best_bounds: (i32, i32),
     /// Best moves of `position`: all of them when `best_complete`; else the move played (known
     /// best, not searched further) or none (stopped).
-    best: Vec<u8>,
+    best: Vec<u32>,
     best_complete: bool,
     /// Seeds lost by the mover: best minus played from the mover's side.
     loss: Option<i32>,
@@ -77,8 +77,8 @@ impl PyMoveReview {
 impl PyMoveReview {
     fn of<R: Wrap>(m: &MoveReview<R>) -> Self {
         let (best, best_complete) = match &m.best_moves {
-            Some(b) => (b.iter().map(|x| x.0).collect(), true),
-            None if m.loss.exact_value() == Some(0) => (vec![m.mv.0], false),
+            Some(b) => (b.iter().map(|x| u32::from(x.0)).collect(), true),
+            None if m.loss.exact_value() == Some(0) => (vec![u32::from(m.mv.0)], false),
             None => (Vec::new(), false),
         };
         Self {
