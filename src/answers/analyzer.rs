@@ -469,8 +469,6 @@ impl<R: Rules> Analyzer<R> {
             Ok(solver.solve_tracked(p, &mut proven))
         })?;
         let to_final = |f: Bounds| Bounds::between(p.final_value(f.lower), p.final_value(f.upper));
-        let mut children = Children::new();
-        p.children(&mut children);
         match result {
             Ok(r) => {
                 self.remember_solved(p, r.value, &r.best);

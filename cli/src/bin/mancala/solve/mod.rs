@@ -7,7 +7,7 @@ pub use args::SearchArgs;
 
 use super::{engine, move_list, PositionArgs};
 use anyhow::Result;
-use mancala::answers::{Analyzer, Limits, Source};
+use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
 use mancala::Position;
@@ -133,7 +133,7 @@ pub(crate) fn solve_report<R: Rules>(
     control: &Control,
 ) -> Result<SolveReport> {
     let mut analyzer = search.analyzer::<R>()?;
-    let known = analyzer.solve_known(p).map_err(anyhow::Error::new);
+    let known = analyzer.solve_known(p).map_err(analyzer_error);
     warn_notes(&mut analyzer);
     if let Some(a) = known? {
         return Ok(SolveReport::Done(json::Solve {
@@ -302,7 +302,7 @@ pub(crate) fn analyze_with<R: Rules>(
         .spinner(control.progress, spinner)
         .run(|| analyzer.analyze(p, &limits));
     warn_notes(analyzer);
-    let a = result?;
+    let a = result.map_err(analyzer_error)?;
     if a.complete() {
         let finals: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv.0, m.value.lower)).collect();
         let value = a.value.value().unwrap_or_else(|| p.final_value(0));
@@ -323,6 +323,17 @@ pub(crate) fn analyze_with<R: Rules>(
         signal::interrupted() || early,
         started.elapsed().as_secs_f64(),
     )))
+}
+
+/// An analyzer's error in the command line's words: the tables named by their flag.
+fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
+    match e {
+        AnalyzerError::Tables { dir, source } => {
+            anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
+        }
+        AnalyzerError::Search(e) => engine::search_error(e),
+        other => anyhow::Error::new(other),
+    }
 }
 
 /// Prints the analyzer's notes (a memory refused or turned off) as warnings on stderr.

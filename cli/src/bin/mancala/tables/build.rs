@@ -83,7 +83,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             let threads = engine::threads(a.threads)?;
             let dir = a.dir.dir();
             eprintln!(
-                "recommended: {id} up to K={k} seeds in {}: {} entries, about {} of disk, {} of memory while building, about {:.0} minutes on {threads} thread{} (layers already built are kept)",
+                "recommended: {id} up to K={k} seeds in {}: {} entries, about {} of disk, {} of memory while building, about {:.1} minutes on {threads} thread{} (layers already built are kept)",
                 dir.display(),
                 mem.entries,
                 mib((mem.entries as f64 * DISK_BITS_PER_ENTRY / 8.0) as u64),
