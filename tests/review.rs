@@ -431,3 +431,54 @@ fn review_and_dataset_objects_follow_the_schema() {
         );
     }
 }
+
+#[test]
+fn a_batch_keeps_one_pattern_of_burnt_pits() {
+    // Two Dakon rounds with a different burnt pit: their positions' keys leave the statuses
+    // out, so one search for both would mix their values. The second is refused, per line.
+    let dir = crate::util::temp_dir("review-burnt");
+    let mut records = String::new();
+    for (i, (start, mv)) in [("x,4,4,4/4,4,4,4/2,2/S", "2"), ("4,x,4,4/4,4,4,4/2,2/S", "1")]
+        .into_iter()
+        .enumerate()
+    {
+        let rec = dir.join(format!("round{i}.json"));
+        ok(&[
+            "play",
+            "dakon",
+            "--holes",
+            "4",
+            "--position",
+            start,
+            "--moves",
+            mv,
+            "--record",
+            rec.to_str().unwrap(),
+        ]);
+        records.push_str(std::fs::read_to_string(&rec).unwrap().trim());
+        records.push('\n');
+    }
+    let batch = dir.join("rounds.txt");
+    std::fs::write(&batch, records).unwrap();
+    let out = crate::util::mancala(&[
+        "review",
+        "dakon",
+        "--holes",
+        "4",
+        "--batch",
+        batch.to_str().unwrap(),
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "the refused line fails the batch");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["moves"].as_array().map(Vec::len), Some(1), "{}", lines[0]);
+    let error = lines[1]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("burnt pits or sons differ"), "{}", lines[1]);
+}

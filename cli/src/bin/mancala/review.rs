@@ -96,13 +96,14 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
         (_, true) => Format::Csv,
         _ => Format::Text,
     };
-    let games: Vec<(Option<usize>, Reviewable<R>)> = match &a.batch {
+    let mut games: Vec<(Option<usize>, Reviewable<R>)> = match &a.batch {
         None => {
             let line = a.pos.game_line(rules)?;
             vec![(None, Ok((line.start, line.moves)))]
         }
         Some(source) => batch_games(a, rules, source)?,
     };
+    one_status_pattern(&mut games);
     // The solver's root: the start with the most positions below it, whose table's keys then
     // cover every game's (seeds only ever leave the board).
     let root = games
@@ -281,6 +282,31 @@ fn batch_games<R: Rules>(
         games.push((Some(i + 1), game));
     }
     Ok(games)
+}
+
+/// Keeps the games that share the first good game's burnt pits and sons; each other one
+/// becomes its line's error. A position's key leaves its pit statuses out (a table is never
+/// shared between searches of different status patterns, `Position::key`), and an endgame
+/// table reads every pit as open: one search for the batch is exact only over one pattern.
+fn one_status_pattern<R: Rules>(games: &mut [(Option<usize>, Reviewable<R>)]) {
+    let pattern = |p: &Position<R>| (p.board().burnt, p.board().sons);
+    let Some(first) = games
+        .iter()
+        .find_map(|(_, g)| g.as_ref().ok().map(|g| pattern(&g.0)))
+    else {
+        return;
+    };
+    for (_, g) in games.iter_mut() {
+        if let Ok((start, _)) = g {
+            if pattern(start) != first {
+                *g = Err(format!(
+                    "the game starts from {start}, whose burnt pits or sons differ from the \
+                     batch's first game: review rounds with other pit statuses in a batch of \
+                     their own"
+                ));
+            }
+        }
+    }
 }
 
 /// A batch line holding a game record: its start and moves, checked against the game's rules.
