@@ -104,12 +104,14 @@ impl PyMatch {
     #[pyo3(signature = (game, holes=None, seeds=None, options=Vec::new(), position=None, fill_from_move_1=false))]
     fn new(
         game: &str,
-        holes: Option<u32>,
-        seeds: Option<u32>,
+        holes: Option<i64>,
+        seeds: Option<i64>,
         options: Vec<String>,
         position: Option<&str>,
         fill_from_move_1: bool,
     ) -> PyResult<Self> {
+        let holes = crate::errors::count_opt("holes", holes)?;
+        let seeds = crate::errors::count_opt("seeds", seeds)?;
         let v = any::variant(game, &options).map_err(value_error)?;
         let match_options = MatchOptions { fill_from_move_1 };
         mancala::matches::check_game(v.kind(), match_options)

@@ -1,7 +1,7 @@
 //! `mancala.Position`: an immutable, hashable, picklable position of any of the five games.
 
 use crate::any::{self, AnyPos, Wrap};
-use crate::errors::value_error;
+use crate::errors::{count_opt, value_error};
 use crate::with_pos;
 use mancala::board::{Move, Side};
 use mancala::notation::{PitStatus, RoundSetup, Setup};
@@ -201,10 +201,11 @@ impl PyPosition {
     #[pyo3(signature = (game, holes=None, seeds=None, options=Vec::new()))]
     fn new(
         game: &str,
-        holes: Option<u32>,
-        seeds: Option<u32>,
+        holes: Option<i64>,
+        seeds: Option<i64>,
         options: Vec<String>,
     ) -> PyResult<Self> {
+        let (holes, seeds) = (count_opt("holes", holes)?, count_opt("seeds", seeds)?);
         let v = any::variant(game, &options).map_err(value_error)?;
         let inner = start(v, holes, seeds).map_err(value_error)?;
         Ok(PyPosition { inner })

@@ -239,13 +239,16 @@ fn build_in<R: Wrap>(
 pub fn build_tables(
     py: Python<'_>,
     game: &str,
-    holes: u32,
-    max_seeds: u32,
+    holes: i64,
+    max_seeds: i64,
     dir: Option<PathBuf>,
     options: Vec<String>,
     progress: Option<Bound<'_, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<i64>,
 ) -> PyResult<PyTables> {
+    let holes = crate::errors::count("holes", holes)?;
+    let max_seeds = crate::errors::count("max_seeds", max_seeds)?;
+    let threads = crate::errors::count_opt("threads", threads)?.map(|t| t as usize);
     let v = any::variant(game, &options).map_err(value_error)?;
     let holes = crate::position::check_holes(v.kind(), holes).map_err(value_error)?;
     if max_seeds > MAX_BOARD_SEEDS {

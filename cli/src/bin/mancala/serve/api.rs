@@ -121,7 +121,7 @@ async fn solve(
     b: Bytes,
 ) -> Answer<SolveReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
-    let limit = search.time_limit();
+    let limit = backstop(search.time_limit());
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
         solve::solve_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
     })
@@ -134,10 +134,17 @@ async fn analyze(
     b: Bytes,
 ) -> Answer<AnalyzeReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
-    let limit = search.time_limit();
+    let limit = backstop(search.time_limit());
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
         solve::analyze_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
     })
+}
+
+/// The server's own deadline for a search, just after the search's: the search's watcher stops
+/// it at its limit and says so (`stopped: "time-limit"`); this one covers the sowings before
+/// the search starts (the position's moves), and would otherwise be taken for a Stop.
+fn backstop(limit: Option<f64>) -> Option<f64> {
+    limit.map(|l| l + 0.5)
 }
 
 /// `POST /api/stop`'s body.
