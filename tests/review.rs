@@ -438,9 +438,12 @@ fn a_batch_keeps_one_pattern_of_burnt_pits() {
     // out, so one search for both would mix their values. The second is refused, per line.
     let dir = crate::util::temp_dir("review-burnt");
     let mut records = String::new();
-    for (i, (start, mv)) in [("x,4,4,4/4,4,4,4/2,2/S", "2"), ("4,x,4,4/4,4,4,4/2,2/S", "1")]
-        .into_iter()
-        .enumerate()
+    for (i, (start, mv)) in [
+        ("x,4,4,4/4,4,4,4/2,2/S", "2"),
+        ("4,x,4,4/4,4,4,4/2,2/S", "1"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let rec = dir.join(format!("round{i}.json"));
         ok(&[
@@ -471,14 +474,23 @@ fn a_batch_keeps_one_pattern_of_burnt_pits() {
         "--threads",
         "1",
     ]);
-    assert_eq!(out.status.code(), Some(1), "the refused line fails the batch");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the refused line fails the batch"
+    );
     let lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
-    assert_eq!(lines[0]["moves"].as_array().map(Vec::len), Some(1), "{}", lines[0]);
+    assert_eq!(
+        lines[0]["moves"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        lines[0]
+    );
     let error = lines[1]["error"].as_str().unwrap_or_default();
     assert!(error.contains("burnt pits or sons differ"), "{}", lines[1]);
 }
