@@ -505,8 +505,8 @@ impl<R: Rules> Position<R> {
     /// [`Position::for_each_child`] that gives up once `stop` is raised during a long sowing
     /// ([`crate::stop`]); `f` has then seen some of the children. Always inlined: it is the
     /// search's move generation for every game but Kalah, and as a call of its own (it has two
-    /// callers) it cost Walak-pussa 3 % more instructions (the closure's state and each child
-    /// passed through memory).
+    /// callers) the closure's state and each child pass through memory (docs/performance.md,
+    /// "Figures behind comments").
     #[inline(always)]
     pub fn for_each_child_until(
         &self,

@@ -145,7 +145,7 @@ impl<R: Rules> MancalaIndexer<R> {
     pub(super) fn general_live(&self, pits: &[u8]) -> Option<Position<R>> {
         let p = Position::from_pits_unchecked(self.rules, self.holes, pits, Side::South);
         // Compared as whole boards, not as slices: a slice comparison of run-time length is a
-        // call to `memcmp` (1% of a build).
+        // call to `memcmp` in the build's inner loop.
         (p.to_move() == Some(Side::South) && p.board().pits == Pits::from_slice(pits)).then_some(p)
     }
 }

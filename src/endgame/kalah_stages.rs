@@ -270,8 +270,9 @@ impl KalahStages {
     ///
     /// so all are worked out once per `a` ([`Plan`]), and per board cost an add or a few. The
     /// board's own slot is `front[a] + back[b]`. Every other move (a sowing round the board, a
-    /// move that ends the game) is sown on the whole board ([`KalahWord::one_move`]): planning
-    /// the last two kinds too made the K=18 build 1.2x faster (`docs/performance.md`).
+    /// move that ends the game) is sown on the whole board ([`KalahWord::one_move`]); the last
+    /// two kinds are planned too because that pays (docs/performance.md, "Figures behind
+    /// comments").
     #[inline(always)]
     fn visit<const N: usize, const M: usize>(
         &self,
@@ -430,7 +431,7 @@ impl KalahStages {
 
 /// Boards of one mover's row that [`KalahStages::visit`] works on together, move by move: it
 /// matches on each pit's [`Step`] once per chunk, not once per board (an indirect jump that the
-/// branch predictor missed): the K=18 build 1.2x faster on 1 thread.
+/// branch predictor missed).
 const CHUNK: usize = 32;
 
 impl Schedule for KalahStages {

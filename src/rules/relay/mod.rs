@@ -64,7 +64,7 @@ pub(crate) fn relay(
 /// [`relay`] with Brent's counters as `brent` says (the saved state is the one given): so that a
 /// test can run the real loop, on a synthetic lap, from where the counters stand after billions
 /// of laps (a relay that long takes hours). `relay` passes fresh counters; inlined, that costs
-/// nothing measurable (a Walak-pussa build and solve: the same time within the 3 % noise).
+/// nothing measurable (docs/performance.md, "Figures behind comments").
 #[inline(always)]
 fn relay_from(
     brent: Brent,
@@ -83,8 +83,9 @@ fn relay_from(
 /// Without `MARKS` it is the plain loop; a relay that reaches [`KNOWN_AFTER`] laps (Brent's power
 /// gets there at lap `KNOWN_AFTER - 1`) goes on in the same loop with `MARKS`, which also looks
 /// out for landmarks ([`landmarks`]): a relay that reaches a lap-boundary state an earlier relay
-/// passed through ends as that one did. Short relays, nearly all of them, pay nothing for it (a
-/// landmark check on every relay made a Djenon-aboure table build 6 % slower).
+/// passed through ends as that one did. Short relays, nearly all of them, pay nothing for it: a
+/// landmark check on every relay would slow every table build (docs/performance.md, "Figures
+/// behind comments").
 #[inline(always)]
 fn run<const MARKS: bool>(
     mut brent: Brent,
