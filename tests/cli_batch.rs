@@ -6,11 +6,11 @@ use mancala::rules::Kalah;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs `mancala args...` with `input` on stdin; returns the exit code and the JSON lines.
 fn with_stdin(args: &[&str], input: &str) -> (Option<i32>, Vec<Value>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let mut child = crate::util::mancala_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -101,7 +101,7 @@ fn solve_tables_without_dir_reads_the_default_directory() {
         d,
     ]);
     let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let o = crate::util::mancala_command()
             .args(args)
             .env("MANCALA_TABLES", d)
             .output()

@@ -113,7 +113,7 @@ fn a_timed_out_analysis_keeps_the_moves_it_valued() {
 
 #[test]
 fn ctrl_c_prints_proven_bounds_and_exits_130() {
-    let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let child = crate::util::mancala_command()
         .args([&["solve"][..], &LONG, &["--json"]].concat())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -80,13 +80,13 @@ fn a_stopped_solve_names_a_move_to_play() {
 #[test]
 fn a_closed_stdout_ends_commands_quietly() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     for args in [
         &["completions", "bash"][..],
         &["man"],
         &["perft", "kalah", "--depth", "7"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let mut child = crate::util::mancala_command()
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -67,7 +67,7 @@ fn position_of_layer(k: u32) -> (String, u64) {
 
 /// Runs the binary, killing it after `secs` seconds: nothing may block forever.
 pub(crate) fn run_bounded(args: &[&str], secs: u64) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let child = crate::util::mancala_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -356,7 +356,7 @@ fn finding_6_stale_temporaries_of_dead_builds_are_removed() {
 /// Starts `args`, sends `signal` after `after`, and returns the output: the command must be
 /// still running then, and stop within 30 s.
 pub(crate) fn signalled(args: &[&str], signal: &str, after: Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let child = crate::util::mancala_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -408,7 +408,8 @@ fn finding_6_signals_end_long_commands_with_a_message_and_status_130() {
     assert!(assert_nothing_half_written(&dir) > 0);
     // SIGTERM of a solve, SIGINT of a long sowing.
     let o = signalled(
-        &["solve", "kalah", "--threads", "1"],
+        // --no-book: the book answers the start at once.
+        &["solve", "kalah", "--no-book", "--threads", "1"],
         "-TERM",
         Duration::from_millis(1500),
     );
@@ -532,6 +533,7 @@ fn finding_7_every_hash_mb_gets_the_memory_check() {
 fn under_data_limit(kib: u64, args: &[&str]) -> Output {
     Command::new("sh")
         .env_remove("RUST_BACKTRACE")
+        .env("MANCALA_MEMORY", "off")
         .arg("-c")
         .arg(r#"ulimit -d "$1" && shift && exec "$@""#)
         .arg("sh")
@@ -631,7 +633,15 @@ fn finding_6_a_transposition_table_that_cannot_be_allocated_is_an_error() {
     for cmd in ["solve", "analyze"] {
         let o = under_data_limit(
             100_000,
-            &[cmd, "kalah", "--hash-mb", "512", "--threads", "1"],
+            &[
+                cmd,
+                "kalah",
+                "--no-book",
+                "--hash-mb",
+                "512",
+                "--threads",
+                "1",
+            ],
         );
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");

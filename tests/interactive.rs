@@ -14,7 +14,7 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `mancala ARGS` with `input` on its stdin (a pipe).
 fn session(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let mut child = crate::util::mancala_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -367,7 +367,7 @@ fn bad_input_is_a_message_and_the_game_goes_on() {
     // A line that is not UTF-8 is one unknown command, not the end.
     let o = session(&interactive_args(&game, &[]), "");
     assert!(o.status.success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let mut child = crate::util::mancala_command()
         .args(interactive_args(&game, &[]))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -593,7 +593,7 @@ fn a_dakon_match_played_interactively_to_its_end() {
 
 /// `mancala ARGS` on a pseudo-terminal (stdin, stdout and stderr all on it), as at a terminal.
 fn on_terminal(args: &[&str]) -> rexpect::session::PtySession {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mancala"));
+    let mut cmd = crate::util::mancala_command();
     cmd.args(args).env("TERM", "xterm");
     rexpect::session::spawn_command(cmd, Some(30_000)).expect("a pseudo-terminal")
 }
@@ -750,7 +750,7 @@ fn the_engine_waits_when_the_match_would_never_end() {
 #[test]
 fn a_signal_while_waiting_for_input_leaves_with_130() {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let mut child = crate::util::mancala_command()
         .args(interactive_args(&K43, &[]))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -17,7 +17,7 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let mut child = crate::util::mancala_command()
             .arg("engine")
             .args(args)
             .stdin(Stdio::piped())

@@ -410,7 +410,7 @@ fn an_interrupted_survey_keeps_its_finished_sizes() {
     let dir = temp_dir("verify-interrupt");
     let (csv, svg) = (dir.join("k.csv"), dir.join("k.svg"));
     // The 2-hole sizes take milliseconds; Kalah(6,6) would take hours: the signal lands between.
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+    let child = crate::util::mancala_command()
         .args([
             "verify",
             "first-player",
@@ -507,7 +507,7 @@ fn survey_tables_default_to_the_default_directory() {
         if tables {
             args.push("--tables");
         }
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        let o = crate::util::mancala_command()
             .args(&args)
             .env("MANCALA_TABLES", &dir)
             .output()

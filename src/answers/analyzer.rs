@@ -354,6 +354,25 @@ impl<R: Rules> Analyzer<R> {
             .map_err(|source| AnalyzerError::Tables { dir, source })
     }
 
+    /// Opens the tables asked for by directory ([`TablesChoice::Dir`]) before any answer, even
+    /// one the rules, the book or the memory give: a damaged, foreign or missing set named by
+    /// its user is an error, whatever the position.
+    /// They are audited at `p` too, as the search's entry points audit their root: tables that
+    /// contradict themselves there are refused, not passed over because the answer needed no
+    /// probe.
+    fn open_asked_tables(&self, p: &Position<R>) -> Result<(), AnalyzerError> {
+        if !matches!(self.config.tables, TablesChoice::Dir(_)) {
+            return Ok(());
+        }
+        if let Some(tb) = self.tables_for(p)? {
+            Oracle::<Position<R>>::audit(tb, p, &self.stop);
+            if let Some(fault) = Oracle::<Position<R>>::fault(tb) {
+                return Err(AnalyzerError::Search(SearchError::Oracle(fault)));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a search of `p` probes endgame tables.
     ///
     /// # Errors
@@ -459,6 +478,7 @@ impl<R: Rules> Analyzer<R> {
     /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
     pub fn solve(&mut self, p: &Position<R>, limits: &Limits) -> Result<Answer, AnalyzerError> {
         let started = Instant::now();
+        self.open_asked_tables(p)?;
         if let Some(a) = self.solve_from_known(p, started)? {
             return Ok(a);
         }
@@ -522,8 +542,10 @@ impl<R: Rules> Analyzer<R> {
     /// [`AnalyzerError`] when the tables cannot be opened.
     pub fn analyze_known(&mut self, p: &Position<R>) -> Result<Option<Analysis>, AnalyzerError> {
         let started = Instant::now();
-        let mut children = Children::new();
-        p.children(&mut children);
+        self.open_asked_tables(p)?;
+        let Some(children) = quick_children(p) else {
+            return Ok(None);
+        };
         let mut moves = Vec::with_capacity(children.len());
         for c in children.as_slice() {
             let Some((f, source)) = self.known(&c.next)? else {
@@ -550,14 +572,16 @@ impl<R: Rules> Analyzer<R> {
     /// # Errors
     /// [`AnalyzerError`] when the tables cannot be opened.
     pub fn solve_known(&mut self, p: &Position<R>) -> Result<Option<Answer>, AnalyzerError> {
+        self.open_asked_tables(p)?;
         self.solve_from_known(p, Instant::now())
     }
 
     /// Keeps in the memory what a search outside the analyzer proved of `p`: its exact future
     /// value and best moves (each best move's result then has a known value too).
     pub fn remember_solved(&mut self, p: &Position<R>, future: i32, best: &[Move]) {
-        let mut children = Children::new();
-        p.children(&mut children);
+        let Some(children) = quick_children(p) else {
+            return;
+        };
         let mut proved = vec![(
             p.key(),
             Record {
@@ -637,8 +661,9 @@ impl<R: Rules> Analyzer<R> {
         &mut self,
         p: &Position<R>,
     ) -> Result<Option<(Vec<(Move, i32)>, Source)>, AnalyzerError> {
-        let mut children = Children::new();
-        p.children(&mut children);
+        let Some(children) = quick_children(p) else {
+            return Ok(None);
+        };
         let mut moves = Vec::with_capacity(children.len());
         let mut source = Source::Rules;
         for c in children.as_slice() {
@@ -683,9 +708,31 @@ impl<R: Rules> Analyzer<R> {
     /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
     pub fn analyze(&mut self, p: &Position<R>, limits: &Limits) -> Result<Analysis, AnalyzerError> {
         let started = Instant::now();
+        self.open_asked_tables(p)?;
         let nodes_before = self.progress.nodes();
         let mut children = Children::new();
-        p.children(&mut children);
+        let sown = match quick_children(p) {
+            Some(c) => {
+                children = c;
+                true
+            }
+            // A relay past 2^20 laps: sown again under the limits, which may stop it.
+            None => {
+                let stop = self.stop.clone();
+                self.watched(limits, |_| p.children_until(&mut children, &stop).is_ok())
+            }
+        };
+        if !sown {
+            // No move could be listed before the limits stopped a sowing: the whole stake.
+            let s = p.stake();
+            let (a, b) = (p.final_value(-s), p.final_value(s));
+            return Ok(Analysis {
+                moves: Vec::new(),
+                value: Bounds::between(a, b),
+                nodes: 0,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
         // Each move's value from the mover's view, exact or bounded, with its source.
         let mut values: Vec<Option<(Bounds, Source)>> = Vec::with_capacity(children.len());
         for c in children.as_slice() {
@@ -791,6 +838,7 @@ impl<R: Rules> Analyzer<R> {
         p: &Position<R>,
         limits: &Limits,
     ) -> Result<(Bounds, Source), AnalyzerError> {
+        self.open_asked_tables(p)?;
         if let Some((f, s)) = self.known(p)? {
             return Ok((Bounds::exact(p.final_value(f)), s));
         }
@@ -819,6 +867,19 @@ impl<R: Rules> Analyzer<R> {
             Source::Search,
         ))
     }
+}
+
+/// Raised from the start: a sowing under it ends as usual unless it is a relay still going at
+/// the sowing's first look at its stop (2^20 laps), which gives up at once. The shortcuts that
+/// need a position's children (the book, the memory, a known PV) sow under it, so that an
+/// endless-looking relay never holds them: the search, which its limits stop, takes over.
+static RAISED: AtomicBool = AtomicBool::new(true);
+
+/// The children of `p` when none of its moves is a relay past 2^20 laps ([`RAISED`]).
+fn quick_children<R: Rules>(p: &Position<R>) -> Option<Children<Position<R>>> {
+    let mut children = Children::new();
+    p.children_until(&mut children, &RAISED).ok()?;
+    Some(children)
 }
 
 /// A move's value from the mover's view given its result's future value `f`.

@@ -156,7 +156,8 @@ pub struct Analysis {
 impl Analysis {
     /// Whether every move's value is exact.
     pub fn complete(&self) -> bool {
-        self.moves.iter().all(|m| m.value.is_exact())
+        // The value too: a sowing stopped before the moves were listed leaves none, and bounds.
+        self.value.is_exact() && self.moves.iter().all(|m| m.value.is_exact())
     }
 
     /// The costliest source any move was answered from ([`Source::Rules`] for a game over).
