@@ -246,10 +246,11 @@ impl<R: Rules> Analyzer<R> {
         std::mem::take(&mut self.notes)
     }
 
-    /// The memory, opened on first use.
+    /// The memory, opened on first use; `None` when it is off or cannot be opened (then with a
+    /// note).
     ///
     /// # Errors
-    /// [`AnalyzerError::Memory`] when it cannot be opened or created.
+    /// None today: a memory that cannot be opened is a note, not an error.
     fn memory(&mut self) -> Result<Option<&mut Memory>, AnalyzerError> {
         if self.memory.is_none() {
             let path = match &self.config.memory {
@@ -259,12 +260,18 @@ impl<R: Rules> Analyzer<R> {
             };
             let opened = match path {
                 None => None,
-                Some(path) => {
-                    let o = Memory::open(&path, memory::DEFAULT_CAPACITY)
-                        .map_err(AnalyzerError::Memory)?;
-                    self.notes.extend(o.refused);
-                    Some(o.memory)
-                }
+                Some(path) => match Memory::open(&path, memory::DEFAULT_CAPACITY) {
+                    Ok(o) => {
+                        self.notes.extend(o.refused);
+                        Some(o.memory)
+                    }
+                    // Busy, read-only, foreign: left as it is, and this analyzer goes on
+                    // without it.
+                    Err(e) => {
+                        self.notes.push(format!("{e}; going on without the memory"));
+                        None
+                    }
+                },
             };
             self.memory = Some(opened);
         }

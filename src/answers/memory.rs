@@ -11,9 +11,13 @@
 //! file of our own would have to reinvent the locking and the journal.
 //!
 //! ## Never trusted blindly
-//! - A header, the `meta` table, names the format ([`FORMAT`]); a file that is not a SQLite
-//!   database, or one of another format or schema, is refused: it is moved aside to
-//!   `FILE.refused` and a new memory is started ([`Opened::refused`] says why).
+//! - A header, the `meta` table, names the format ([`FORMAT`]); a file that SQLite finds is not
+//!   a database or is corrupt, or whose `meta` names another format, is refused: it is moved
+//!   aside to `FILE.refused` (its `-wal` and `-shm` renamed with it, never deleted) and a new
+//!   memory is started ([`Opened::refused`] says why).
+//! - Any other failure to open (another process holding the lock past the wait, a read-only
+//!   file, a full disk, I/O) is [`MemoryError::Sqlite`]: the file is left as it is, and the
+//!   analyzer goes on without a memory and says so.
 //! - Each record carries the rules' identity ([`rules_identity`](super::rules_identity)) next
 //!   to the position's key, and a CRC-32 of both and of its values: a record whose checksum
 //!   does not match is a damaged store, refused the same way ([`MemoryError::Damaged`]), never
@@ -27,6 +31,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 
@@ -130,6 +135,9 @@ pub struct Memory {
     writes: u64,
 }
 
+/// How long a connection waits for another process's lock before it fails.
+const BUSY_WAIT: Duration = Duration::from_secs(30);
+
 /// Writes between two checks of the size.
 const TRIM_EVERY: u64 = 4096;
 
@@ -149,7 +157,12 @@ impl Memory {
     /// # Errors
     /// [`MemoryError`] when no memory can be opened or created there.
     pub fn open(path: &Path, capacity: u64) -> Result<Opened, MemoryError> {
-        match Self::open_checked(path, capacity) {
+        Self::open_waiting(path, capacity, BUSY_WAIT)
+    }
+
+    /// [`Memory::open`], waiting at most `wait` for another process's lock.
+    fn open_waiting(path: &Path, capacity: u64, wait: Duration) -> Result<Opened, MemoryError> {
+        match Self::open_checked(path, capacity, wait) {
             Ok(memory) => Ok(Opened {
                 memory,
                 refused: None,
@@ -160,12 +173,16 @@ impl Memory {
                     path: path.to_path_buf(),
                     source,
                 })?;
+                // Its journal goes with it (never deleted: `FILE.refused-wal` is the journal
+                // SQLite looks for beside `FILE.refused`), so that the new store does not
+                // replay the old one's.
                 for suffix in ["-wal", "-shm"] {
-                    let mut side = path.as_os_str().to_owned();
-                    side.push(suffix);
-                    let _ = std::fs::remove_file(PathBuf::from(side));
+                    let side = with_suffix(path, suffix);
+                    if side.exists() {
+                        let _ = std::fs::rename(&side, with_suffix(&aside, suffix));
+                    }
                 }
-                let memory = Self::open_checked(path, capacity)?;
+                let memory = Self::open_checked(path, capacity, wait)?;
                 Ok(Opened {
                     memory,
                     refused: Some(format!(
@@ -180,10 +197,25 @@ impl Memory {
     }
 
     /// Opens `path`, creating the schema when the file is new, and checks its format.
-    fn open_checked(path: &Path, capacity: u64) -> Result<Memory, MemoryError> {
-        let sqlite = |source| MemoryError::Sqlite {
-            path: path.to_path_buf(),
-            source,
+    ///
+    /// Only an explicit finding makes a file [`MemoryError::Damaged`] (and so moved aside):
+    /// SQLite saying it is not a database or is corrupt, or a `meta` table naming another
+    /// format, or our format without our `proven` table. Any other failure (busy beyond the
+    /// wait, read-only, a full disk, I/O) is [`MemoryError::Sqlite`]: the store may be healthy
+    /// and in use by another process, so it is left as it is.
+    fn open_checked(path: &Path, capacity: u64, wait: Duration) -> Result<Memory, MemoryError> {
+        let sqlite = |source: rusqlite::Error| {
+            if is_corrupt(&source) {
+                MemoryError::Damaged {
+                    path: path.to_path_buf(),
+                    why: format!("not a memory store: {source}"),
+                }
+            } else {
+                MemoryError::Sqlite {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            }
         };
         let damaged = |why: String| MemoryError::Damaged {
             path: path.to_path_buf(),
@@ -200,16 +232,11 @@ impl Memory {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
         )
         .map_err(sqlite)?;
-        db.busy_timeout(std::time::Duration::from_secs(30))
-            .map_err(sqlite)?;
+        db.busy_timeout(wait).map_err(sqlite)?;
         // The first statement reads the file's header: a file that is not a database fails here.
-        let mode: Result<String, _> = db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0));
-        match mode {
-            Ok(_) => {}
-            Err(e) if is_corrupt(&e) => return Err(damaged(format!("not a memory store: {e}"))),
-            Err(e) => return Err(sqlite(e)),
-        }
-        let created = db.execute_batch(
+        db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))
+            .map_err(sqlite)?;
+        db.execute_batch(
             "BEGIN IMMEDIATE;
              CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
              INSERT OR IGNORE INTO meta VALUES ('format', 'mancala memory 1');
@@ -225,22 +252,17 @@ impl Memory {
              ) WITHOUT ROWID;
              CREATE INDEX IF NOT EXISTS proven_used ON proven (used);
              COMMIT;",
-        );
-        match created {
-            Ok(()) => {}
-            Err(e) if is_corrupt(&e) => return Err(damaged(format!("not a memory store: {e}"))),
-            Err(e) => {
-                // A foreign database: tables of the same name with other columns.
-                let _ = db.execute_batch("ROLLBACK");
-                return Err(damaged(format!("another schema: {e}")));
-            }
-        }
+        )
+        .map_err(|e| {
+            let _ = db.execute_batch("ROLLBACK");
+            sqlite(e)
+        })?;
         let format: Option<String> = db
             .query_row("SELECT value FROM meta WHERE name = 'format'", [], |r| {
                 r.get(0)
             })
             .optional()
-            .map_err(|e| damaged(format!("no format: {e}")))?;
+            .map_err(sqlite)?;
         if format.as_deref() != Some(FORMAT) {
             return Err(damaged(format!(
                 "its format is {:?}, this program reads {FORMAT:?}",
@@ -248,8 +270,9 @@ impl Memory {
             )));
         }
         // The columns must be ours (a foreign `proven` table created first would pass above).
-        db.prepare("SELECT rules, key, lower, upper, best, used, crc FROM proven LIMIT 0")
-            .map_err(|e| damaged(format!("another schema: {e}")))?;
+        check_columns(&db, "proven", PROVEN_COLUMNS)
+            .map_err(sqlite)?
+            .map_err(damaged)?;
         let mut m = Memory {
             path: path.to_path_buf(),
             db,
@@ -515,10 +538,39 @@ fn is_corrupt(e: &rusqlite::Error) -> bool {
     )
 }
 
+/// The columns of the `proven` table, in order.
+const PROVEN_COLUMNS: &[&str] = &["rules", "key", "lower", "upper", "best", "used", "crc"];
+
+/// Whether `table` has exactly `columns`: `Ok(Err(why))` when it does not (or is missing).
+fn check_columns(
+    db: &Connection,
+    table: &str,
+    columns: &[&str],
+) -> Result<Result<(), String>, rusqlite::Error> {
+    let mut s = db.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
+    let found = s
+        .query_map([table], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    if found.iter().map(String::as_str).eq(columns.iter().copied()) {
+        Ok(Ok(()))
+    } else if found.is_empty() {
+        Ok(Err(format!("it has no table {table}")))
+    } else {
+        Ok(Err(format!(
+            "its table {table} has the columns {found:?}, not {columns:?}"
+        )))
+    }
+}
+
 /// Where a refused file is moved: `FILE.refused`.
 fn refused_path(path: &Path) -> PathBuf {
+    with_suffix(path, ".refused")
+}
+
+/// `path` with `suffix` appended to its name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut p = path.as_os_str().to_owned();
-    p.push(".refused");
+    p.push(suffix);
     PathBuf::from(p)
 }
 
@@ -609,6 +661,35 @@ mod tests {
         assert!(why.contains("refused"), "{why}");
         assert!(refused_path(&path).exists());
         assert!(opened.memory.is_empty().unwrap());
+    }
+
+    #[test]
+    fn a_store_locked_by_another_process_is_left_in_place() {
+        let path = temp("locked");
+        let mut m = Memory::open(&path, 100).unwrap().memory;
+        let kept = Record {
+            future: Bounds::exact(3),
+            best: None,
+        };
+        m.put("kalah/6", 5, kept).unwrap();
+        drop(m);
+        // Another process holds the write lock past our wait.
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let e = Memory::open_waiting(&path, 100, Duration::from_millis(10))
+            .err()
+            .expect("the lock is held");
+        assert!(matches!(e, MemoryError::Sqlite { .. }), "{e}");
+        assert!(
+            !refused_path(&path).exists(),
+            "a healthy store was moved aside"
+        );
+        assert!(path.exists());
+        other.execute_batch("COMMIT").unwrap();
+        drop(other);
+        let opened = Memory::open(&path, 100).unwrap();
+        assert!(opened.refused.is_none());
+        assert_eq!(opened.memory.get("kalah/6", 5).unwrap(), Some(kept));
     }
 
     #[test]
