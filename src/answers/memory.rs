@@ -14,7 +14,9 @@
 //! - A header, the `meta` table, names the format ([`FORMAT`]); a file that SQLite finds is not
 //!   a database or is corrupt, or whose `meta` names another format, is refused: it is moved
 //!   aside to `FILE.refused` (its `-wal` and `-shm` renamed with it, never deleted) and a new
-//!   memory is started ([`Opened::refused`] says why).
+//!   memory is started ([`Opened::refused`] says why). The schema is created only in an empty
+//!   file: another program's SQLite database (tables, but no `meta`) is
+//!   [`MemoryError::Foreign`], never written into nor moved.
 //! - Any other failure to open (another process holding the lock past the wait, a read-only
 //!   file, a full disk, I/O) is [`MemoryError::Sqlite`]: the file is left as it is, and the
 //!   analyzer goes on without a memory and says so.
@@ -76,6 +78,14 @@ pub enum MemoryError {
         /// What is wrong.
         why: String,
     },
+    /// Another program's SQLite database (tables, none of them our `meta`): left exactly as it
+    /// is, neither written nor moved.
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What it holds.
+        why: String,
+    },
     /// A refused store could not be moved aside.
     Io {
         /// The file.
@@ -95,6 +105,12 @@ impl fmt::Display for MemoryError {
                 write!(f, "memory {}: refused, {why}", path.display())
             }
             MemoryError::Io { path, source } => write!(f, "memory {}: {source}", path.display()),
+            MemoryError::Foreign { path, why } => write!(
+                f,
+                "memory {}: not a memory of this program ({why}); it is left as it is: name \
+                 another file with --memory or ${MEMORY_ENV}",
+                path.display()
+            ),
         }
     }
 }
@@ -104,7 +120,7 @@ impl std::error::Error for MemoryError {
         match self {
             MemoryError::Sqlite { source, .. } => Some(source),
             MemoryError::Io { source, .. } => Some(source),
-            MemoryError::Damaged { .. } => None,
+            MemoryError::Damaged { .. } | MemoryError::Foreign { .. } => None,
         }
     }
 }
@@ -234,29 +250,28 @@ impl Memory {
         .map_err(sqlite)?;
         db.busy_timeout(wait).map_err(sqlite)?;
         // The first statement reads the file's header: a file that is not a database fails here.
-        db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))
-            .map_err(sqlite)?;
-        db.execute_batch(
-            "BEGIN IMMEDIATE;
-             CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-             INSERT OR IGNORE INTO meta VALUES ('format', 'mancala memory 1');
-             CREATE TABLE IF NOT EXISTS proven (
-                 rules TEXT NOT NULL,
-                 key BLOB NOT NULL,
-                 lower INTEGER NOT NULL,
-                 upper INTEGER NOT NULL,
-                 best INTEGER NOT NULL,
-                 used INTEGER NOT NULL,
-                 crc INTEGER NOT NULL,
-                 PRIMARY KEY (rules, key)
-             ) WITHOUT ROWID;
-             CREATE INDEX IF NOT EXISTS proven_used ON proven (used);
-             COMMIT;",
-        )
-        .map_err(|e| {
-            let _ = db.execute_batch("ROLLBACK");
-            sqlite(e)
-        })?;
+        // Nothing is written before the file is known to be ours or empty.
+        let tables = schema_names(&db).map_err(sqlite)?;
+        if tables.is_empty() {
+            db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))
+                .map_err(sqlite)?;
+            create_schema(&db).map_err(|e| {
+                let _ = db.execute_batch("ROLLBACK");
+                sqlite(e)
+            })?;
+        } else if !tables.iter().any(|t| t == "meta") {
+            return Err(MemoryError::Foreign {
+                path: path.to_path_buf(),
+                why: format!("a SQLite database of the tables {tables:?}"),
+            });
+        } else {
+            if let Err(why) = check_columns(&db, "meta", &["name", "value"]).map_err(sqlite)? {
+                return Err(MemoryError::Foreign {
+                    path: path.to_path_buf(),
+                    why,
+                });
+            }
+        }
         let format: Option<String> = db
             .query_row("SELECT value FROM meta WHERE name = 'format'", [], |r| {
                 r.get(0)
@@ -269,10 +284,12 @@ impl Memory {
                 format.unwrap_or_default()
             )));
         }
-        // The columns must be ours (a foreign `proven` table created first would pass above).
+        // Our format: the columns must be ours too.
         check_columns(&db, "proven", PROVEN_COLUMNS)
             .map_err(sqlite)?
             .map_err(damaged)?;
+        db.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))
+            .map_err(sqlite)?;
         let mut m = Memory {
             path: path.to_path_buf(),
             db,
@@ -538,6 +555,36 @@ fn is_corrupt(e: &rusqlite::Error) -> bool {
     )
 }
 
+/// The names of the tables and indexes in the file.
+fn schema_names(db: &Connection) -> Result<Vec<String>, rusqlite::Error> {
+    let mut s = db.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")?;
+    let names = s.query_map([], |r| r.get::<_, String>(0))?.collect();
+    names
+}
+
+/// Creates the schema in an empty file (unless another process did it first).
+fn create_schema(db: &Connection) -> Result<(), rusqlite::Error> {
+    db.execute_batch("BEGIN IMMEDIATE")?;
+    if schema_names(db)?.is_empty() {
+        db.execute_batch(
+            "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+             INSERT INTO meta VALUES ('format', 'mancala memory 1');
+             CREATE TABLE proven (
+                 rules TEXT NOT NULL,
+                 key BLOB NOT NULL,
+                 lower INTEGER NOT NULL,
+                 upper INTEGER NOT NULL,
+                 best INTEGER NOT NULL,
+                 used INTEGER NOT NULL,
+                 crc INTEGER NOT NULL,
+                 PRIMARY KEY (rules, key)
+             ) WITHOUT ROWID;
+             CREATE INDEX proven_used ON proven (used);",
+        )?;
+    }
+    db.execute_batch("COMMIT")
+}
+
 /// The columns of the `proven` table, in order.
 const PROVEN_COLUMNS: &[&str] = &["rules", "key", "lower", "upper", "best", "used", "crc"];
 
@@ -676,10 +723,17 @@ mod tests {
         // Another process holds the write lock past our wait.
         let other = Connection::open(&path).unwrap();
         other.execute_batch("BEGIN EXCLUSIVE").unwrap();
-        let e = Memory::open_waiting(&path, 100, Duration::from_millis(10))
-            .err()
-            .expect("the lock is held");
-        assert!(matches!(e, MemoryError::Sqlite { .. }), "{e}");
+        // Opening only reads (the store is ours and whole), so it may succeed; a write then
+        // waits for the lock and fails, as SQLite, never as a damaged store.
+        match Memory::open_waiting(&path, 100, Duration::from_millis(10)) {
+            Ok(opened) => {
+                assert!(opened.refused.is_none());
+                let mut m = opened.memory;
+                let e = m.put("kalah/6", 6, kept).unwrap_err();
+                assert!(matches!(e, MemoryError::Sqlite { .. }), "{e}");
+            }
+            Err(e) => assert!(matches!(e, MemoryError::Sqlite { .. }), "{e}"),
+        }
         assert!(
             !refused_path(&path).exists(),
             "a healthy store was moved aside"
@@ -690,6 +744,31 @@ mod tests {
         let opened = Memory::open(&path, 100).unwrap();
         assert!(opened.refused.is_none());
         assert_eq!(opened.memory.get("kalah/6", 5).unwrap(), Some(kept));
+    }
+
+    #[test]
+    fn another_programs_database_is_neither_written_nor_moved() {
+        let path = temp("other-program");
+        let db = Connection::open(&path).unwrap();
+        db.execute_batch("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('ada');")
+            .unwrap();
+        drop(db);
+        let before = std::fs::read(&path).unwrap();
+        let e = Memory::open(&path, 100).err().expect("refused");
+        assert!(matches!(e, MemoryError::Foreign { .. }), "{e}");
+        let said = e.to_string();
+        assert!(said.contains(&path.display().to_string()), "{said}");
+        assert!(
+            said.contains(MEMORY_ENV) && said.contains("--memory"),
+            "{said}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "the file was written"
+        );
+        assert!(!refused_path(&path).exists());
+        assert!(!with_suffix(&path, "-wal").exists());
     }
 
     #[test]
