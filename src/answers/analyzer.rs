@@ -196,9 +196,13 @@ struct Slot<R: Rules> {
     rules: R,
     holes: u8,
     /// The key bound and stake of the position it was built for: it serves any position of the
-    /// same rules and board within both.
+    /// same rules, board and status pattern within both.
     key_bound: u128,
     stake: i32,
+    /// The burnt pits and sons of the position it was built for: keys leave them out, so a
+    /// table kept for one pattern would answer wrongly for another.
+    burnt: u32,
+    sons: u32,
     tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
     solver: Solver<'static, Position<R>>,
 }
@@ -207,6 +211,8 @@ impl<R: Rules> Slot<R> {
     fn fits(&self, p: &Position<R>) -> bool {
         self.rules == *p.rules()
             && self.holes == p.board().holes
+            && self.burnt == p.board().burnt
+            && self.sons == p.board().sons
             && p.key_bound() <= self.key_bound
             && p.stake() <= self.stake
     }
@@ -278,10 +284,14 @@ impl<R: Rules> Analyzer<R> {
         Ok(self.memory.as_mut().and_then(Option::as_mut))
     }
 
-    /// The memory's record of `p`, when it has one. A fault (a damaged record) turns the memory
+    /// The memory's record of `p`, when it has one (never for a position with burnt pits or
+    /// sons: the memory's keys leave them out). A fault (a damaged record) turns the memory
     /// off for the rest of this analyzer's life, with a note: it is refused, never served, and
     /// the next process moves it aside.
     fn remembered(&mut self, p: &Position<R>) -> Result<Option<Record>, AnalyzerError> {
+        if p.board().has_statuses() {
+            return Ok(None);
+        }
         let id = rules_identity(p.rules(), p.board().holes);
         let Some(m) = self.memory()? else {
             return Ok(None);
@@ -295,8 +305,14 @@ impl<R: Rules> Analyzer<R> {
         }
     }
 
-    /// Keeps what was proven of positions (their keys under `p`'s rules and board).
+    /// Keeps what was proven of positions (their keys under `p`'s rules and board), unless `p`
+    /// has burnt pits or sons.
     fn remember(&mut self, p: &Position<R>, proved: &[(u128, Record)]) {
+        // The statuses of a round are fixed for the round, so `p`'s are those of every key
+        // proved here; keys leave them out, so such records are not kept at all.
+        if p.board().has_statuses() {
+            return;
+        }
         let id = rules_identity(p.rules(), p.board().holes);
         let Ok(Some(m)) = self.memory() else {
             return;
@@ -375,7 +391,9 @@ impl<R: Rules> Analyzer<R> {
         if p.is_over() {
             return Ok(Some((0, Source::Rules)));
         }
-        if self.config.book {
+        // The book and the memory file values under the key, which leaves burnt pits and sons
+        // out: a round position is never answered from them.
+        if self.config.book && !p.board().has_statuses() {
             let values = book::values_for(p).map_err(AnalyzerError::Book)?;
             if let Some(&f) = values.get(&p.key()) {
                 return Ok(Some((f, Source::Book)));
@@ -422,6 +440,8 @@ impl<R: Rules> Analyzer<R> {
                 holes: p.board().holes,
                 key_bound: p.key_bound(),
                 stake: p.stake(),
+                burnt: p.board().burnt,
+                sons: p.board().sons,
                 tables,
                 solver,
             });

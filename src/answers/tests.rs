@@ -122,3 +122,39 @@ fn a_second_analyzer_answers_from_the_memory_what_the_first_proved() {
     assert_eq!(solved.value, first.value);
     assert!(second.take_notes().is_empty());
 }
+
+#[test]
+fn round_positions_of_different_burnt_pits_are_not_answered_from_each_other() {
+    use crate::notation::RoundSetup;
+    use crate::rules::Dakon;
+    let dir = std::env::temp_dir().join(format!("mancala-analyzer-rounds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut a: Analyzer<Dakon> = Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Off,
+        memory: MemoryChoice::File(dir.join("memory.sqlite")),
+        ..AnalyzerConfig::default()
+    });
+    for text in [
+        "x,4,4,4/4,4,4,4/2,2/S",
+        "4,x,4,4/4,4,4,4/2,2/S",
+        "x,4,4,4/4,4,4,4/2,2/S",
+        "4,4,4,x/4,4,4,4/2,2/S",
+    ] {
+        let setup: RoundSetup = text.parse().unwrap();
+        let p = Position::from_round_setup(Dakon::default(), &setup).unwrap();
+        let fresh = crate::solve(&p, &plain()).unwrap();
+        let solved = a.solve(&p, &Limits::none()).unwrap();
+        assert_eq!(solved.future, Bounds::exact(fresh.future), "{text}");
+        assert_eq!(solved.source, Source::Search, "{text}");
+        let fresh_moves = crate::analyze(&p, &plain()).unwrap();
+        let kept = a.analyze(&p, &Limits::none()).unwrap();
+        let got: Vec<_> = kept
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.value.value().unwrap()))
+            .collect();
+        assert_eq!(got, fresh_moves, "{text}");
+    }
+    assert!(a.take_notes().is_empty());
+}
