@@ -285,9 +285,11 @@ impl<R: Rules> Analyzer<R> {
     }
 
     /// The memory's record of `p`, when it has one (never for a position with burnt pits or
-    /// sons: the memory's keys leave them out). A fault (a damaged record) turns the memory
-    /// off for the rest of this analyzer's life, with a note: it is refused, never served, and
-    /// the next process moves it aside.
+    /// sons: the memory's keys leave them out). A record that does not fit `p` (a best move
+    /// that is not legal, bounds beyond its stake) is deleted and absent, with a note, as the
+    /// memory does with one whose checksum does not match. A fault of the store (SQLite
+    /// failing, or finding the file corrupt) turns the memory off for the rest of this
+    /// analyzer's life, with a note.
     fn remembered(&mut self, p: &Position<R>) -> Result<Option<Record>, AnalyzerError> {
         if p.board().has_statuses() {
             return Ok(None);
@@ -296,7 +298,15 @@ impl<R: Rules> Analyzer<R> {
         let Some(m) = self.memory()? else {
             return Ok(None);
         };
-        match m.get(&id, p.key()) {
+        let got = m.get(&id, p.key()).and_then(|r| match r {
+            // A record that does not fit its position is as damaged as one whose checksum
+            // does not match.
+            Some(r) if !fits_position(p, &r) => m.forget(&id, p.key()).map(|()| None),
+            r => Ok(r),
+        });
+        let notes = m.take_notes();
+        self.notes.extend(notes);
+        match got {
             Ok(r) => Ok(r),
             Err(e) => {
                 self.memory_fault(e);
@@ -516,7 +526,7 @@ impl<R: Rules> Analyzer<R> {
                     Some(v) => Bounds::exact(v),
                     None => {
                         let (lo, hi) = self.progress.bounds();
-                        Bounds::between(lo, hi)
+                        within_stake(Bounds::between(lo, hi), p.stake())
                     }
                 };
                 // What earlier searches proved narrows what this one did, and the other way.
@@ -741,7 +751,7 @@ impl<R: Rules> Analyzer<R> {
                     Err(SearchError::Interrupted) => {
                         stopped = true;
                         let (lo, hi) = self.progress.bounds();
-                        Bounds::between(lo, hi)
+                        within_stake(Bounds::between(lo, hi), c.next.stake())
                     }
                     Err(e) => return Err(AnalyzerError::Search(e)),
                 }
@@ -832,7 +842,7 @@ impl<R: Rules> Analyzer<R> {
             Ok(f) => Bounds::exact(f),
             Err(SearchError::Interrupted) => {
                 let (lo, hi) = self.progress.bounds();
-                let searched = Bounds::between(lo, hi);
+                let searched = within_stake(Bounds::between(lo, hi), p.stake());
                 match self.remembered(p)? {
                     Some(r) => searched.narrowed_by(r.future),
                     None => searched,
@@ -846,6 +856,21 @@ impl<R: Rules> Analyzer<R> {
             Source::Search,
         ))
     }
+}
+
+/// Whether a record of the memory can be `p`'s: its best move is legal there and its bounds lie
+/// within the position's stake.
+fn fits_position<R: Rules>(p: &Position<R>, r: &Record) -> bool {
+    let s = p.stake();
+    let legal = r
+        .best
+        .is_none_or(|m| p.legal_moves().as_slice().contains(&m));
+    legal && -s <= r.future.lower && r.future.upper <= s
+}
+
+/// `b` within a position's stake `s`: what a stopped search's bounds can say at most.
+fn within_stake(b: Bounds, s: i32) -> Bounds {
+    Bounds::between(b.lower.clamp(-s, s), b.upper.clamp(-s, s))
 }
 
 /// A move's value from the mover's view given its result's future value `f`.

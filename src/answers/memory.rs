@@ -21,9 +21,13 @@
 //!   file, a full disk, I/O) is [`MemoryError::Sqlite`]: the file is left as it is, and the
 //!   analyzer goes on without a memory and says so.
 //! - Each record carries the rules' identity ([`rules_identity`](super::rules_identity)) next
-//!   to the position's key, and a CRC-32 of both and of its values: a record whose checksum
-//!   does not match is a damaged store, refused the same way ([`MemoryError::Damaged`]), never
-//!   served.
+//!   to the position's key, and a CRC-32 of both and of its values. A record whose checksum
+//!   does not match (or whose values are out of range) is never served: [`Memory::get`]
+//!   deletes it, in a write transaction, and answers that nothing is known, with a note
+//!   ([`Memory::take_notes`]); [`Memory::put`] overwrites it with what was proved. The
+//!   analyzer also checks a record against its position (a best move that is legal there,
+//!   bounds within its stake) and deletes one that does not fit ([`Memory::forget`]). The
+//!   store itself stays in use.
 //! - Values are *future* values (what the side to move still wins, stores left out), as the
 //!   transposition table keeps them, so a record answers for every position of its key.
 //!
@@ -31,6 +35,7 @@
 //! At most [`Memory::capacity`] records ([`DEFAULT_CAPACITY`] unless chosen): past it, the
 //! least recently used tenth is forgotten.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -149,6 +154,28 @@ pub struct Memory {
     capacity: u64,
     /// Writes since the size was last checked.
     writes: u64,
+    /// Damaged records deleted, for the caller to say ([`Memory::take_notes`]).
+    notes: RefCell<Vec<String>>,
+}
+
+/// A record's stored columns: lower, upper, best, crc.
+type Row = (i64, i64, i64, i64);
+
+/// The record stored as `row`, or `None` when it is damaged: a value out of range, bounds
+/// that cross, or a checksum that does not match.
+fn decode(rules: &str, key: u128, (lower, upper, best, crc): Row) -> Option<Record> {
+    let (Ok(lower), Ok(upper), Ok(best)) = (
+        i32::try_from(lower),
+        i32::try_from(upper),
+        u8::try_from(best),
+    ) else {
+        return None;
+    };
+    let record = Record {
+        future: Bounds { lower, upper },
+        best: (best != 0).then_some(Move(best)),
+    };
+    (lower <= upper && i64::from(record_crc(rules, key, &record)) == crc).then_some(record)
 }
 
 /// How long a connection waits for another process's lock before it fails.
@@ -295,6 +322,7 @@ impl Memory {
             db,
             capacity: capacity.max(1),
             writes: 0,
+            notes: RefCell::new(Vec::new()),
         };
         m.trim()?;
         Ok(m)
@@ -317,7 +345,7 @@ impl Memory {
     pub fn len(&self) -> Result<u64, MemoryError> {
         self.db
             .query_row("SELECT count(*) FROM proven", [], |r| r.get::<_, i64>(0))
-            .map(|n| n as u64)
+            .map(|n| u64::try_from(n).unwrap_or(0))
             .map_err(|source| self.sqlite(source))
     }
 
@@ -343,14 +371,86 @@ impl Memory {
     }
 
     /// What the memory knows of the position of key `key` under the rules `rules` (their
-    /// identity), its checksum checked.
+    /// identity), its checksum checked. A record whose checksum does not match is deleted (in
+    /// a write transaction, unless another process rewrote it meanwhile) and is absent, with a
+    /// note ([`Memory::take_notes`]).
     ///
     /// # Errors
-    /// [`MemoryError::Damaged`] when the record's checksum does not match;
-    /// [`MemoryError::Sqlite`].
+    /// [`MemoryError::Sqlite`]; [`MemoryError::Damaged`] when SQLite finds the file corrupt.
     pub fn get(&self, rules: &str, key: u128) -> Result<Option<Record>, MemoryError> {
-        let row: Option<(i64, i64, i64, i64)> = self
-            .db
+        let Some(row) = self.read_row(rules, key)? else {
+            return Ok(None);
+        };
+        if let Some(record) = decode(rules, key, row) {
+            return Ok(Some(record));
+        }
+        self.forget_damaged(rules, key)?;
+        Ok(None)
+    }
+
+    /// Deletes the record of `key` under `rules` when it is still damaged, with a note.
+    fn forget_damaged(&self, rules: &str, key: u128) -> Result<(), MemoryError> {
+        self.db
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.sqlite(e))?;
+        let deleted = (|| -> Result<bool, MemoryError> {
+            match self.read_row(rules, key)? {
+                Some(row) if decode(rules, key, row).is_none() => {
+                    self.delete(rules, key)?;
+                    Ok(true)
+                }
+                _ => Ok(false),
+            }
+        })();
+        let end = if deleted.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        let ended = self.db.execute_batch(end).map_err(|e| self.sqlite(e));
+        if deleted? {
+            self.note(rules, key);
+        }
+        ended
+    }
+
+    /// Forgets the record of `key` under `rules`, with a note: what the caller found it says
+    /// does not fit the position (a best move that is not legal, bounds beyond its stake).
+    ///
+    /// # Errors
+    /// [`MemoryError::Sqlite`].
+    pub fn forget(&self, rules: &str, key: u128) -> Result<(), MemoryError> {
+        self.delete(rules, key)?;
+        self.note(rules, key);
+        Ok(())
+    }
+
+    fn delete(&self, rules: &str, key: u128) -> Result<(), MemoryError> {
+        self.db
+            .execute(
+                "DELETE FROM proven WHERE rules = ?1 AND key = ?2",
+                params![rules, &key.to_be_bytes()[..]],
+            )
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+
+    fn note(&self, rules: &str, key: u128) {
+        self.notes.borrow_mut().push(format!(
+            "memory {}: the record of {rules} key {key:#x} was damaged; it was deleted",
+            self.path.display()
+        ));
+    }
+
+    /// What went wrong with single records (damaged ones deleted), each said once. Drains the
+    /// list.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.borrow_mut())
+    }
+
+    /// The stored columns of one record.
+    fn read_row(&self, rules: &str, key: u128) -> Result<Option<Row>, MemoryError> {
+        self.db
             .prepare_cached(
                 "SELECT lower, upper, best, crc FROM proven WHERE rules = ?1 AND key = ?2",
             )
@@ -360,29 +460,7 @@ impl Memory {
                 })
                 .optional()
             })
-            .map_err(|e| self.sqlite(e))?;
-        let Some((lower, upper, best, crc)) = row else {
-            return Ok(None);
-        };
-        let damaged = || MemoryError::Damaged {
-            path: self.path.clone(),
-            why: format!("the record of {rules} key {key:#x} does not match its checksum"),
-        };
-        let (Ok(lower), Ok(upper), Ok(best)) = (
-            i32::try_from(lower),
-            i32::try_from(upper),
-            u8::try_from(best),
-        ) else {
-            return Err(damaged());
-        };
-        let record = Record {
-            future: Bounds { lower, upper },
-            best: (best != 0).then_some(Move(best)),
-        };
-        if i64::from(record_crc(rules, key, &record)) != crc || lower > upper {
-            return Err(damaged());
-        }
-        Ok(Some(record))
+            .map_err(|e| self.sqlite(e))
     }
 
     /// Checks the whole store: SQLite's own integrity check, then every record's checksum.
@@ -425,14 +503,7 @@ impl Memory {
                 .try_into()
                 .map_err(|_| damaged(format!("a key of {rules} is not 16 bytes")))?;
             let key = u128::from_be_bytes(key);
-            let record = Record {
-                future: Bounds {
-                    lower: lower as i32,
-                    upper: upper as i32,
-                },
-                best: (best != 0).then_some(Move(best as u8)),
-            };
-            if i64::from(record_crc(&rules, key, &record)) != crc || lower > upper {
+            if decode(&rules, key, (lower, upper, best, crc)).is_none() {
                 return Err(damaged(format!(
                     "the record of {rules} key {key:#x} does not match its checksum"
                 )));
@@ -477,7 +548,7 @@ impl Memory {
             })
             .map_err(sqlite)?;
         for &(key, new) in proved {
-            let old: Option<(i64, i64, i64, i64)> = tx
+            let old: Option<Row> = tx
                 .query_row(
                     "SELECT lower, upper, best, crc FROM proven WHERE rules = ?1 AND key = ?2",
                     params![rules, &key.to_be_bytes()[..]],
@@ -486,22 +557,8 @@ impl Memory {
                 .optional()
                 .map_err(sqlite)?;
             let mut record = new;
-            if let Some((lower, upper, best, crc)) = old {
-                let kept = Record {
-                    future: Bounds {
-                        lower: lower as i32,
-                        upper: upper as i32,
-                    },
-                    best: (best != 0).then_some(Move(best as u8)),
-                };
-                if i64::from(record_crc(rules, key, &kept)) != crc {
-                    return Err(MemoryError::Damaged {
-                        path: self.path.clone(),
-                        why: format!(
-                            "the record of {rules} key {key:#x} does not match its checksum"
-                        ),
-                    });
-                }
+            // A damaged record is overwritten by what was proved now.
+            if let Some(kept) = old.and_then(|row| decode(rules, key, row)) {
                 record.future = kept.future.narrowed_by(new.future);
                 record.best = new.best.or(kept.best);
             }
@@ -520,7 +577,9 @@ impl Memory {
             .map_err(sqlite)?;
         }
         tx.commit().map_err(sqlite)?;
-        self.writes += proved.len() as u64;
+        self.writes = self
+            .writes
+            .saturating_add(u64::try_from(proved.len()).unwrap_or(u64::MAX));
         if self.writes >= TRIM_EVERY {
             self.trim()?;
         }
@@ -540,7 +599,7 @@ impl Memory {
             .execute(
                 "DELETE FROM proven WHERE (rules, key) IN \
                  (SELECT rules, key FROM proven ORDER BY used LIMIT ?1)",
-                params![drop as i64],
+                params![i64::try_from(drop).unwrap_or(i64::MAX)],
             )
             .map_err(|e| self.sqlite(e))?;
         Ok(())
@@ -679,7 +738,7 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_record_is_refused_and_the_store_rebuilt() {
+    fn a_damaged_record_is_deleted_and_a_file_that_is_no_database_moved_aside() {
         let path = temp("damaged");
         let mut m = Memory::open(&path, 100).unwrap().memory;
         m.put(
@@ -691,11 +750,41 @@ mod tests {
             },
         )
         .unwrap();
+        m.put(
+            "kalah/6",
+            10,
+            Record {
+                future: Bounds::exact(2),
+                best: None,
+            },
+        )
+        .unwrap();
         // A bit flips in the value, not in the checksum.
         m.db.execute("UPDATE proven SET lower = 5, upper = 5", [])
             .unwrap();
-        let e = m.get("kalah/6", 9).unwrap_err();
-        assert!(matches!(e, MemoryError::Damaged { .. }), "{e}");
+        assert_eq!(
+            m.get("kalah/6", 9).unwrap(),
+            None,
+            "a damaged record is absent"
+        );
+        assert_eq!(m.take_notes().len(), 1);
+        assert_eq!(m.len().unwrap(), 1, "and deleted");
+        // A damaged record is overwritten by a write.
+        m.put(
+            "kalah/6",
+            10,
+            Record {
+                future: Bounds::exact(7),
+                best: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            m.get("kalah/6", 10).unwrap().unwrap().future,
+            Bounds::exact(7)
+        );
+        assert!(m.take_notes().is_empty());
+        assert_eq!(m.check().unwrap(), 1);
         drop(m);
         // A file that is not a database is moved aside and a new memory started.
         std::fs::write(

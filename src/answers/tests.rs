@@ -158,3 +158,44 @@ fn round_positions_of_different_burnt_pits_are_not_answered_from_each_other() {
     }
     assert!(a.take_notes().is_empty());
 }
+
+#[test]
+fn a_remembered_record_that_does_not_fit_its_position_is_deleted_not_served() {
+    use super::memory::{Memory, Record};
+    use solver::Game;
+    let dir = std::env::temp_dir().join(format!("mancala-analyzer-unfit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = dir.join("memory.sqlite");
+    let p = Position::start(Kalah::default(), 4, 3).unwrap();
+    let q = p.play_unchecked(p.legal_moves().as_slice()[0]);
+    let id = rules_identity(p.rules(), 4);
+    {
+        let mut m = Memory::open(&file, 100).unwrap().memory;
+        // Checksums right, values impossible: beyond the stake, a move that is not legal.
+        let beyond = Record {
+            future: Bounds::exact(1000),
+            best: None,
+        };
+        let illegal = Record {
+            future: Bounds::exact(0),
+            best: Some(crate::board::Move(200)),
+        };
+        m.put(&id, p.key(), beyond).unwrap();
+        m.put(&id, q.key(), illegal).unwrap();
+    }
+    let mut a: Analyzer<Kalah> = Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Off,
+        book: false,
+        memory: MemoryChoice::File(file.clone()),
+        ..AnalyzerConfig::default()
+    });
+    let fresh = crate::solve(&p, &plain()).unwrap();
+    let (value, source) = a.value(&p, &Limits::none()).unwrap();
+    assert_eq!(source, Source::Search);
+    assert_eq!(value, Bounds::exact(p.final_value(fresh.future)));
+    let fresh = crate::solve(&q, &plain()).unwrap();
+    let solved = a.solve(&q, &Limits::none()).unwrap();
+    assert_eq!(solved.future, Bounds::exact(fresh.future));
+    assert_eq!(a.take_notes().len(), 2);
+}
