@@ -714,7 +714,9 @@ impl<R: Rules> Analyzer<R> {
     }
 
     /// Every legal move of `p` valued, from the cheapest source that knows each; a search
-    /// stopped by `limits` leaves bounds on the moves it did not finish.
+    /// stopped by `limits` leaves bounds on the moves it did not finish. The time limit is for
+    /// the whole call: each move is searched with the time left, and a move reached with none
+    /// left gets its stake's bounds.
     ///
     /// # Errors
     /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
@@ -731,10 +733,16 @@ impl<R: Rules> Analyzer<R> {
                     .map(|(f, s)| (Bounds::exact(mover_view(c, f)), s)),
             );
         }
+        // One limit for the whole call: each move is searched with the time left.
+        let deadline = limits.time.map(|t| started + t);
         let mut stopped = false;
         for (i, c) in children.as_slice().iter().enumerate() {
             if values[i].is_some() {
                 continue;
+            }
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if left == Some(Duration::ZERO) {
+                stopped = true;
             }
             let future = if stopped {
                 let s = c.next.stake();
@@ -743,7 +751,11 @@ impl<R: Rules> Analyzer<R> {
                     upper: s,
                 }
             } else {
-                let r = self.watched(limits, |me| -> Result<_, AnalyzerError> {
+                let limits = Limits {
+                    time: left,
+                    stop: limits.stop.clone(),
+                };
+                let r = self.watched(&limits, |me| -> Result<_, AnalyzerError> {
                     Ok(me.solver_for(&c.next)?.value(&c.next))
                 })?;
                 match r {

@@ -199,3 +199,27 @@ fn a_remembered_record_that_does_not_fit_its_position_is_deleted_not_served() {
     assert_eq!(solved.future, Bounds::exact(fresh.future));
     assert_eq!(a.take_notes().len(), 2);
 }
+
+#[test]
+fn an_analysis_keeps_to_its_time_limit_across_its_moves() {
+    // Kalah(6,3)'s moves take 0.1 to 0.7 s each on one thread (release): a limit per move let
+    // the first ones finish and the next one run its own full limit.
+    let mut a = analyzer();
+    let p = Position::start(Kalah::default(), 6, 3).unwrap();
+    let limit = std::time::Duration::from_millis(600);
+    let started = std::time::Instant::now();
+    let limited = a.analyze(&p, &Limits::time(limit)).unwrap();
+    let took = started.elapsed();
+    assert!(
+        took < limit + std::time::Duration::from_millis(300),
+        "took {took:?}"
+    );
+    let exact = crate::analyze(&p, &plain()).unwrap();
+    for (m, (mv, v)) in limited.moves.iter().zip(exact) {
+        assert_eq!(m.mv, mv);
+        assert!(
+            m.value.lower <= v && v <= m.value.upper,
+            "{m:?} against {v}"
+        );
+    }
+}
