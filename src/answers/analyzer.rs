@@ -4,16 +4,20 @@
 //!
 //! 1. **the rules**, when the game is over;
 //! 2. **the opening book** built into the program ([`super::book`]);
-//! 3. **the memory** of what earlier searches proved ([`super::memory`]), in any process;
+//! 3. **the memory** of what earlier searches proved ([`super::memory`]), in any process (a
+//!    record that does not fit its position is deleted, not served);
 //! 4. **the endgame tables**, when they hold the position (or, for an analysis, each move's
 //!    result);
 //! 5. **the search**, with the tables as its oracle when they are open.
 //!
 //! What a search proves (exact values, or a stopped search's bounds) goes into the memory, so
-//! that the same question asked again, in this process or another, is answered at once.
+//! that the same question asked again, in this process or another, is answered at once. The
+//! book and the memory are skipped for a position with burnt pits or sons (their keys leave
+//! the statuses out). A memory that cannot be opened, or fails, is dropped with a note
+//! ([`Analyzer::take_notes`]); the answers do not depend on it.
 //!
 //! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
-//! that does not fit it: another game, board, or more seeds), so that the positions of one game
+//! that does not fit it: another game, board, burnt pits or sons, or more seeds), so that the positions of one game
 //! played move by move share what earlier searches proved. A search stopped by the caller's
 //! [`Limits`] answers with what it proved: exact values for the moves it finished, bounds for
 //! the rest.
@@ -246,8 +250,9 @@ impl<R: Rules> Analyzer<R> {
         }
     }
 
-    /// What went wrong with the memory so far (a store refused and rebuilt, a fault that turned
-    /// it off), each said once: the front end prints them as warnings. Drains the list.
+    /// What went wrong with the memory so far (a store refused and rebuilt, one that could not
+    /// be opened, a damaged record deleted, a fault that turned it off), each said once: the
+    /// front end prints them as warnings. Drains the list.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
     }

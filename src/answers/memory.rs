@@ -33,7 +33,8 @@
 //!
 //! ## Bounded
 //! At most [`Memory::capacity`] records ([`DEFAULT_CAPACITY`] unless chosen): past it, the
-//! least recently used tenth is forgotten.
+//! least recently *written* tenth is forgotten (a record's `used` stamp changes when it is
+//! written, not when it is read, so that answering stays a read).
 
 use std::cell::RefCell;
 use std::fmt;
