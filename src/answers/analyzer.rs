@@ -4,16 +4,20 @@
 //!
 //! 1. **the rules**, when the game is over;
 //! 2. **the opening book** built into the program ([`super::book`]);
-//! 3. **the memory** of what earlier searches proved ([`super::memory`]), in any process;
+//! 3. **the memory** of what earlier searches proved ([`super::memory`]), in any process (a
+//!    record that does not fit its position is deleted, not served);
 //! 4. **the endgame tables**, when they hold the position (or, for an analysis, each move's
 //!    result);
 //! 5. **the search**, with the tables as its oracle when they are open.
 //!
 //! What a search proves (exact values, or a stopped search's bounds) goes into the memory, so
-//! that the same question asked again, in this process or another, is answered at once.
+//! that the same question asked again, in this process or another, is answered at once. The
+//! book and the memory are skipped for a position with burnt pits or sons (their keys leave
+//! the statuses out). A memory that cannot be opened, or fails, is dropped with a note
+//! ([`Analyzer::take_notes`]); the answers do not depend on it.
 //!
 //! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
-//! that does not fit it: another game, board, or more seeds), so that the positions of one game
+//! that does not fit it: another game, board, burnt pits or sons, or more seeds), so that the positions of one game
 //! played move by move share what earlier searches proved. A search stopped by the caller's
 //! [`Limits`] answers with what it proved: exact values for the moves it finished, bounds for
 //! the rest.
@@ -196,9 +200,13 @@ struct Slot<R: Rules> {
     rules: R,
     holes: u8,
     /// The key bound and stake of the position it was built for: it serves any position of the
-    /// same rules and board within both.
+    /// same rules, board and status pattern within both.
     key_bound: u128,
     stake: i32,
+    /// The burnt pits and sons of the position it was built for: keys leave them out, so a
+    /// table kept for one pattern would answer wrongly for another.
+    burnt: u32,
+    sons: u32,
     tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
     solver: Solver<'static, Position<R>>,
 }
@@ -207,6 +215,8 @@ impl<R: Rules> Slot<R> {
     fn fits(&self, p: &Position<R>) -> bool {
         self.rules == *p.rules()
             && self.holes == p.board().holes
+            && self.burnt == p.board().burnt
+            && self.sons == p.board().sons
             && p.key_bound() <= self.key_bound
             && p.stake() <= self.stake
     }
@@ -240,16 +250,18 @@ impl<R: Rules> Analyzer<R> {
         }
     }
 
-    /// What went wrong with the memory so far (a store refused and rebuilt, a fault that turned
-    /// it off), each said once: the front end prints them as warnings. Drains the list.
+    /// What went wrong with the memory so far (a store refused and rebuilt, one that could not
+    /// be opened, a damaged record deleted, a fault that turned it off), each said once: the
+    /// front end prints them as warnings. Drains the list.
     pub fn take_notes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.notes)
     }
 
-    /// The memory, opened on first use.
+    /// The memory, opened on first use; `None` when it is off or cannot be opened (then with a
+    /// note).
     ///
     /// # Errors
-    /// [`AnalyzerError::Memory`] when it cannot be opened or created.
+    /// None today: a memory that cannot be opened is a note, not an error.
     fn memory(&mut self) -> Result<Option<&mut Memory>, AnalyzerError> {
         if self.memory.is_none() {
             let path = match &self.config.memory {
@@ -259,27 +271,47 @@ impl<R: Rules> Analyzer<R> {
             };
             let opened = match path {
                 None => None,
-                Some(path) => {
-                    let o = Memory::open(&path, memory::DEFAULT_CAPACITY)
-                        .map_err(AnalyzerError::Memory)?;
-                    self.notes.extend(o.refused);
-                    Some(o.memory)
-                }
+                Some(path) => match Memory::open(&path, memory::DEFAULT_CAPACITY) {
+                    Ok(o) => {
+                        self.notes.extend(o.refused);
+                        Some(o.memory)
+                    }
+                    // Busy, read-only, foreign: left as it is, and this analyzer goes on
+                    // without it.
+                    Err(e) => {
+                        self.notes.push(format!("{e}; going on without the memory"));
+                        None
+                    }
+                },
             };
             self.memory = Some(opened);
         }
         Ok(self.memory.as_mut().and_then(Option::as_mut))
     }
 
-    /// The memory's record of `p`, when it has one. A fault (a damaged record) turns the memory
-    /// off for the rest of this analyzer's life, with a note: it is refused, never served, and
-    /// the next process moves it aside.
+    /// The memory's record of `p`, when it has one (never for a position with burnt pits or
+    /// sons: the memory's keys leave them out). A record that does not fit `p` (a best move
+    /// that is not legal, bounds beyond its stake) is deleted and absent, with a note, as the
+    /// memory does with one whose checksum does not match. A fault of the store (SQLite
+    /// failing, or finding the file corrupt) turns the memory off for the rest of this
+    /// analyzer's life, with a note.
     fn remembered(&mut self, p: &Position<R>) -> Result<Option<Record>, AnalyzerError> {
+        if p.board().has_statuses() {
+            return Ok(None);
+        }
         let id = rules_identity(p.rules(), p.board().holes);
         let Some(m) = self.memory()? else {
             return Ok(None);
         };
-        match m.get(&id, p.key()) {
+        let got = m.get(&id, p.key()).and_then(|r| match r {
+            // A record that does not fit its position is as damaged as one whose checksum
+            // does not match.
+            Some(r) if !fits_position(p, &r) => m.forget(&id, p.key()).map(|()| None),
+            r => Ok(r),
+        });
+        let notes = m.take_notes();
+        self.notes.extend(notes);
+        match got {
             Ok(r) => Ok(r),
             Err(e) => {
                 self.memory_fault(e);
@@ -288,8 +320,14 @@ impl<R: Rules> Analyzer<R> {
         }
     }
 
-    /// Keeps what was proven of positions (their keys under `p`'s rules and board).
+    /// Keeps what was proven of positions (their keys under `p`'s rules and board), unless `p`
+    /// has burnt pits or sons.
     fn remember(&mut self, p: &Position<R>, proved: &[(u128, Record)]) {
+        // The statuses of a round are fixed for the round, so `p`'s are those of every key
+        // proved here; keys leave them out, so such records are not kept at all.
+        if p.board().has_statuses() {
+            return;
+        }
         let id = rules_identity(p.rules(), p.board().holes);
         let Ok(Some(m)) = self.memory() else {
             return;
@@ -387,7 +425,9 @@ impl<R: Rules> Analyzer<R> {
         if p.is_over() {
             return Ok(Some((0, Source::Rules)));
         }
-        if self.config.book {
+        // The book and the memory file values under the key, which leaves burnt pits and sons
+        // out: a round position is never answered from them.
+        if self.config.book && !p.board().has_statuses() {
             let values = book::values_for(p).map_err(AnalyzerError::Book)?;
             if let Some(&f) = values.get(&p.key()) {
                 return Ok(Some((f, Source::Book)));
@@ -434,6 +474,8 @@ impl<R: Rules> Analyzer<R> {
                 holes: p.board().holes,
                 key_bound: p.key_bound(),
                 stake: p.stake(),
+                burnt: p.board().burnt,
+                sons: p.board().sons,
                 tables,
                 solver,
             });
@@ -509,7 +551,7 @@ impl<R: Rules> Analyzer<R> {
                     Some(v) => Bounds::exact(v),
                     None => {
                         let (lo, hi) = self.progress.bounds();
-                        Bounds::between(lo, hi)
+                        within_stake(Bounds::between(lo, hi), p.stake())
                     }
                 };
                 // What earlier searches proved narrows what this one did, and the other way.
@@ -702,7 +744,9 @@ impl<R: Rules> Analyzer<R> {
     }
 
     /// Every legal move of `p` valued, from the cheapest source that knows each; a search
-    /// stopped by `limits` leaves bounds on the moves it did not finish.
+    /// stopped by `limits` leaves bounds on the moves it did not finish. The time limit is for
+    /// the whole call: each move is searched with the time left, and a move reached with none
+    /// left gets its stake's bounds.
     ///
     /// # Errors
     /// [`AnalyzerError`] when the tables cannot be opened or the search cannot run.
@@ -741,10 +785,16 @@ impl<R: Rules> Analyzer<R> {
                     .map(|(f, s)| (Bounds::exact(mover_view(c, f)), s)),
             );
         }
+        // One limit for the whole call: each move is searched with the time left.
+        let deadline = limits.time.map(|t| started + t);
         let mut stopped = false;
         for (i, c) in children.as_slice().iter().enumerate() {
             if values[i].is_some() {
                 continue;
+            }
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if left == Some(Duration::ZERO) {
+                stopped = true;
             }
             let future = if stopped {
                 let s = c.next.stake();
@@ -753,7 +803,11 @@ impl<R: Rules> Analyzer<R> {
                     upper: s,
                 }
             } else {
-                let r = self.watched(limits, |me| -> Result<_, AnalyzerError> {
+                let limits = Limits {
+                    time: left,
+                    stop: limits.stop.clone(),
+                };
+                let r = self.watched(&limits, |me| -> Result<_, AnalyzerError> {
                     Ok(me.solver_for(&c.next)?.value(&c.next))
                 })?;
                 match r {
@@ -761,7 +815,7 @@ impl<R: Rules> Analyzer<R> {
                     Err(SearchError::Interrupted) => {
                         stopped = true;
                         let (lo, hi) = self.progress.bounds();
-                        Bounds::between(lo, hi)
+                        within_stake(Bounds::between(lo, hi), c.next.stake())
                     }
                     Err(e) => return Err(AnalyzerError::Search(e)),
                 }
@@ -853,7 +907,7 @@ impl<R: Rules> Analyzer<R> {
             Ok(f) => Bounds::exact(f),
             Err(SearchError::Interrupted) => {
                 let (lo, hi) = self.progress.bounds();
-                let searched = Bounds::between(lo, hi);
+                let searched = within_stake(Bounds::between(lo, hi), p.stake());
                 match self.remembered(p)? {
                     Some(r) => searched.narrowed_by(r.future),
                     None => searched,
@@ -880,6 +934,23 @@ fn quick_children<R: Rules>(p: &Position<R>) -> Option<Children<Position<R>>> {
     let mut children = Children::new();
     p.children_until(&mut children, &RAISED).ok()?;
     Some(children)
+}
+
+/// Whether a record of the memory can be `p`'s: its best move is legal there and its bounds lie
+/// within the position's stake.
+fn fits_position<R: Rules>(p: &Position<R>, r: &Record) -> bool {
+    let s = p.stake();
+    // Sown under the pre-raised stop: a position with an endless-looking relay cannot vouch for
+    // a record's move, which is then not served.
+    let legal = r
+        .best
+        .is_none_or(|m| quick_children(p).is_some_and(|c| c.as_slice().iter().any(|c| c.mv == m)));
+    legal && -s <= r.future.lower && r.future.upper <= s
+}
+
+/// `b` within a position's stake `s`: what a stopped search's bounds can say at most.
+fn within_stake(b: Bounds, s: i32) -> Bounds {
+    Bounds::between(b.lower.clamp(-s, s), b.upper.clamp(-s, s))
 }
 
 /// A move's value from the mover's view given its result's future value `f`.

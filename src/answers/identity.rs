@@ -4,7 +4,9 @@
 //! A position's key is exact only among positions of the same rules and the same number of
 //! holes (it ranks the pits, and leaves out the stores, so that the value it names is the
 //! *future* value: the net seeds the side to move will still win). The identity names both, so
-//! that one store can hold several games without ever mixing their values.
+//! that one store can hold several games without ever mixing their values. Neither names the
+//! burnt pits or sons of a match's round, so the [`Analyzer`](super::Analyzer) neither asks
+//! the book or the memory about such a position nor keeps it in the memory.
 
 use crate::rules::Rules;
 

@@ -9,10 +9,17 @@
 //! A search stopped by its time limit or its stop flag still answers with what it proved
 //! ([`Bounds`]), never with a bare error.
 //!
+//! The book and the memory file values under a position's key, which leaves out the burnt pits
+//! and sons of a match's round: a position with any of them is never answered from them nor
+//! kept in the memory, and the kept transposition table serves one status pattern only. A
+//! memory that cannot be opened (busy, read-only, another program's database) is left as it
+//! is: the analyzer goes on without it and says so ([`Analyzer::take_notes`]).
+//!
 //! - [`analyzer`]: the [`Analyzer`] and its configuration.
 //! - [`answer`]: what it answers ([`Answer`], [`Analysis`], [`Bounds`], [`Source`]).
 //! - [`book`]: the opening book built into the program.
 //! - [`identity`]: the stable name of a game's rules and board, under which values are kept.
+//! - [`memory`]: the memory of proven positions, a SQLite file shared by every process.
 //! - [`sizing`]: the transposition table's size for a position.
 //! - [`shared_tables`]: endgame tables opened once per process.
 
