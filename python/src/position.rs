@@ -6,13 +6,13 @@ use crate::with_pos;
 use mancala::board::{Move, Side};
 use mancala::notation::{PitStatus, RoundSetup, Setup};
 use mancala::rules::GameKind;
-use mancala::variant::Variant;
 use mancala::stop::Stop;
+use mancala::variant::Variant;
 use mancala::{Abandoned, IllegalMove, Position};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A position of one of the five games, in docs/rules.md notation
 /// (`4,4,4,4,4,4/4,4,4,4,4,4/0,0/S`: South's pits in move order, North's, the stores, the side
