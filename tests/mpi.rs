@@ -14,6 +14,14 @@ use std::time::{Duration, Instant};
 const MPI: &str = env!("CARGO_BIN_EXE_mancala-mpi");
 const MANCALA: &str = env!("CARGO_BIN_EXE_mancala");
 
+/// The `mancala` binary without the developer's memory of proven positions: its answers come
+/// from the search these tests check, never from an earlier run.
+fn mancala() -> Command {
+    let mut c = Command::new(MANCALA);
+    c.env("MANCALA_MEMORY", "off");
+    c
+}
+
 /// One MPI job at a time: the tests' jobs oversubscribe the cores already, and jobs started
 /// together would only make each other slow.
 fn one_job_at_a_time() -> MutexGuard<'static, ()> {
@@ -90,7 +98,7 @@ fn build_args<'a>(game: &'a [&'a str], dir: &'a Path) -> Vec<&'a str> {
 /// The files of the single-process build of `game` (`mancala tables build`).
 fn reference(name: &str, game: &[&str]) -> Vec<(String, Vec<u8>)> {
     let dir = temp_dir(&format!("ref-{name}"));
-    let mut c = Command::new(MANCALA);
+    let mut c = mancala();
     c.args(build_args(game, &dir)).args(["--threads", "2"]);
     ok(c, &format!("mancala tables build {name}"));
     let f = files(&dir);
@@ -328,7 +336,7 @@ fn mpi_bad_starts_are_clear() {
 
 /// `mancala solve --json`'s value and best moves.
 fn single_solve(game: &[&str]) -> (i64, Vec<u64>) {
-    let mut c = Command::new(MANCALA);
+    let mut c = mancala();
     c.arg("solve").args(game).args(["--json", "--threads", "1"]);
     let out = ok(c, "mancala solve");
     let line = String::from_utf8(out.stdout).unwrap();
@@ -638,7 +646,7 @@ fn contradicting_tables(dir: &Path, max: u32) {
         "--dir",
         d,
     ];
-    let mut build = Command::new(MANCALA);
+    let mut build = mancala();
     build.args(args);
     ok(build, "the tables");
     let mut damaged = 0;
@@ -692,7 +700,7 @@ fn mpi_solve_with_contradicting_tables_fails_with_a_message() {
     let d = dir.to_str().unwrap();
     let game = ["kalah", "--holes", "4", "--seeds", "3"];
     // The single process finds the fault too: the damage is real.
-    let single = Command::new(MANCALA)
+    let single = mancala()
         .args(["solve", "--tables", d, "--threads", "1"])
         .args(game)
         .output()
