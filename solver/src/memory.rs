@@ -94,10 +94,26 @@ pub fn fault_in(ptr: *const u8, bytes: usize) -> bool {
     }
 }
 
+/// A last-level cache size set by [`assume_last_level_cache_bytes`] (0: none).
+static ASSUMED_CACHE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Makes [`last_level_cache_bytes`] answer `bytes` from now on, whatever the processor reports:
+/// a front end uses it to emulate a machine with another cache (the table's growth rule reads
+/// the size, docs/performance.md), so that a default can be checked for machines one does not
+/// have. `0` goes back to what the processor reports.
+pub fn assume_last_level_cache_bytes(bytes: usize) {
+    ASSUMED_CACHE_BYTES.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The size in bytes of the largest cache the processor reports (its last level), read once;
 /// `None` where the system does not say (Linux reports it in
-/// `/sys/devices/system/cpu/cpu0/cache/index*/size`).
+/// `/sys/devices/system/cpu/cpu0/cache/index*/size`). A size set by
+/// [`assume_last_level_cache_bytes`] comes first.
 pub fn last_level_cache_bytes() -> Option<usize> {
+    let assumed = ASSUMED_CACHE_BYTES.load(std::sync::atomic::Ordering::Relaxed);
+    if assumed > 0 {
+        return Some(assumed);
+    }
     static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     *BYTES.get_or_init(|| {
         let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
@@ -108,7 +124,7 @@ pub fn last_level_cache_bytes() -> Option<usize> {
 }
 
 /// A cache size as sysfs writes it: `48K`, `2048K`, `32M` or a plain number of bytes.
-fn cache_size(text: &str) -> Option<usize> {
+pub fn cache_size(text: &str) -> Option<usize> {
     let t = text.trim();
     let (digits, unit) = match t.char_indices().last()? {
         (i, 'K') => (&t[..i], 1 << 10),
