@@ -24,10 +24,7 @@ pub mod tt;
 mod toy;
 
 pub use game::{Child, Children, FixedVec, Game, Stopped, MAX_MOVES};
-pub use memory::{
-    advise_huge_pages, assume_last_level_cache_bytes, cache_size, huge_vec, last_level_cache_bytes,
-    prefetch, return_freed_blocks, try_vec, AllocError,
-};
+pub use memory::{advise_huge_pages, huge_vec, prefetch, return_freed_blocks, try_vec, AllocError};
 pub use retro::{
     layer_working_bytes, placed_moves, solve_layer, solve_layer_by_graph, solve_layer_split,
     Collective, Indexer, LayerError, LayerWatch, Lower, Placed, Schedule, Stoppable, OVER,

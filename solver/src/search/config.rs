@@ -20,13 +20,10 @@ pub struct SearchConfig {
     /// The most the transposition table may grow to, in bytes. A job whose nodes outnumber the
     /// table's entries [`GROW_AFTER`](super::GROW_AFTER) times over is stopped, the table grows
     /// fourfold (keeping every entry) and the job starts again, so a solve allocates about what
-    /// its tree can use. `0`, or no more than `tt_bytes`: the table keeps its size.
+    /// its tree can use; from [`LARGE_TABLE_BYTES`](super::LARGE_TABLE_BYTES) on, only after
+    /// [`GROW_AFTER_LARGE`](super::GROW_AFTER_LARGE) times. `0`, or no more than `tt_bytes`: the
+    /// table keeps its size.
     pub tt_max_bytes: usize,
-    /// The processor's last-level cache in bytes (0: unknown). A growing table at least this
-    /// large grows only after [`GROW_AFTER_PAST_CACHE`](super::GROW_AFTER_PAST_CACHE) times its
-    /// entries in nodes. Default: what the system reports (on Linux, the largest cache of
-    /// `/sys/devices/system/cpu/cpu0/cache`).
-    pub cache_bytes: usize,
     /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
     ///
     /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
@@ -86,7 +83,6 @@ impl Default for SearchConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: 256 << 20,
             tt_max_bytes: 0,
-            cache_bytes: crate::memory::last_level_cache_bytes().unwrap_or(0),
             stop: None,
             progress: None,
             guess_depth: 16,

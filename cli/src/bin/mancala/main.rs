@@ -40,25 +40,8 @@ use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 pub(crate) use mancala_cli::{json, report};
 use std::time::Duration;
 
-/// The hidden environment variable that makes the table's growth rule assume another
-/// last-level cache size (`32M`, `480M`, bytes): docs/performance.md emulates small-cache
-/// machines with it.
-const CACHE_ENV: &str = "MANCALA_CACHE_BYTES";
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(text) = std::env::var_os(CACHE_ENV) {
-        match text.to_str().and_then(solver::cache_size) {
-            Some(bytes) if bytes > 0 => solver::assume_last_level_cache_bytes(bytes),
-            _ => {
-                eprintln!(
-                    "error: {CACHE_ENV}={}: not a cache size (bytes, or a number with K, M or G)",
-                    text.to_string_lossy()
-                );
-                return ExitCode::from(2);
-            }
-        }
-    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
