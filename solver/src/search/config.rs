@@ -1,9 +1,9 @@
-//! How to search: threads, table size, stop flag, progress counters, and the tuning rules.
+//! How to search: threads, table size, stop token, progress counters, and the tuning rules.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::progress::Progress;
+use crate::stop::{Stop, StopToken};
 
 /// How to search.
 ///
@@ -27,10 +27,11 @@ pub struct SearchConfig {
     /// entries in nodes. Default: what the system reports (on Linux, the largest cache of
     /// `/sys/devices/system/cpu/cpu0/cache`).
     pub cache_bytes: usize,
-    /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
+    /// Raise this token ([`StopToken::stop`]) to stop the search, the move generations inside it
+    /// too; it then returns [`SearchError::Interrupted`].
     ///
     /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<StopToken>,
     /// Counters the search keeps up to date for a progress display.
     pub progress: Option<Arc<Progress>>,
     /// Depth of the heuristic iterative-deepening search (with [`Game::estimate`] at the
@@ -79,7 +80,7 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// All available cores, a 256 MiB table, no stop flag, no progress counters, and the tuning
+    /// All available cores, a 256 MiB table, no stop token, no progress counters, and the tuning
     /// defaults documented on each field.
     fn default() -> Self {
         Self {
@@ -97,5 +98,13 @@ impl Default for SearchConfig {
             head_start_ply: 4,
             wide_table: false,
         }
+    }
+}
+
+impl SearchConfig {
+    /// The stop the search's code looks at: [`SearchConfig::stop`]'s, or one never raised.
+    #[inline]
+    pub(crate) fn borrowed_stop(&self) -> Stop<'_> {
+        self.stop.as_ref().map_or(Stop::never(), StopToken::as_stop)
     }
 }

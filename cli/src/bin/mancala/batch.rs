@@ -12,6 +12,7 @@ use super::{engine, json, move_list, PositionArgs};
 use anyhow::{bail, Context, Result};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::Progress;
@@ -19,7 +20,6 @@ use solver::search::{SearchError, Solver};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -116,7 +116,7 @@ pub(super) fn run<R: Rules>(
     let mut cfg = search.config(&root)?;
     // One stop for the solver, lowered before each line and raised by that line's time limit
     // (`--time-limit` bounds each line, not the batch) or by a signal.
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     cfg.stop = Some(stop.clone());
     // Each answer starts the bounds afresh (its audit), so one display serves every line.
     let progress = Arc::new(Progress::new());
@@ -144,7 +144,7 @@ pub(super) fn run<R: Rules>(
                 continue;
             }
         };
-        stop.store(false, Ordering::Relaxed);
+        stop.reset();
         let nodes_before = progress.nodes();
         let watched = Watcher::new("the batch", OnSignal::Stop)
             .stop(stop.clone())

@@ -106,7 +106,7 @@ pub(super) fn run<R: Rules>(a: &DatasetArgs, rules: R) -> Result<ExitCode> {
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let mut cfg = a.search.config(&start)?;
-    cfg.stop = Some(signal::flag());
+    cfg.stop = Some(signal::token());
     let mut solver = Solver::new(&start, cfg, oracle).map_err(engine::search_error)?;
     let mut rng = SplitMix(a.seed);
     let mut seen: HashSet<Position<R>> = HashSet::new();

@@ -12,14 +12,12 @@ use mancala::review::{
     SolverSource, Thresholds,
 };
 use mancala::rules::Rules;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// `mancala review`'s flags.
@@ -138,7 +136,7 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let cfg = a.search.config(&root)?;
-    let source = SolverSource::new(&root, cfg, oracle, Some(signal::flag()))
+    let source = SolverSource::new(&root, cfg, oracle, Some(signal::token()))
         .map_err(|e| failure(e, "the review"))?;
     let mut source = Shown::new(source);
     for (n, g) in &games {
@@ -199,9 +197,9 @@ pub(crate) fn review_json<R: Rules>(
     pos: &PositionArgs,
     search: &SearchArgs,
     rules: R,
-    stop: &Arc<AtomicBool>,
+    stop: &StopToken,
 ) -> Result<json::Review> {
-    let line = pos.game_line_until(rules, Stop::of(stop))?;
+    let line = pos.game_line_until(rules, stop.as_stop())?;
     let tb = search
         .tables_dir()
         .map(|d| engine::tables_for_search(&d, &line.start))
@@ -252,8 +250,8 @@ fn batch_games<R: Rules>(
     .with_context(|| format!("cannot read --batch {source}"))?;
     // The move lines start where the flags say; a bad --position is the command's error.
     // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
-    let flag = signal::flag();
-    let stop = Stop::of(&flag);
+    let signals = signal::token();
+    let stop = signals.as_stop();
     let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
     for (i, line) in text.iter().enumerate() {

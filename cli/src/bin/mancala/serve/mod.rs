@@ -89,7 +89,7 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
     }
     let state = Arc::new(State::new(search, args.max_searches));
     // The handler goes in first, so a signal from here on stops the server rather than killing it.
-    let _ = signal::flag();
+    let _ = signal::token();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -137,7 +137,7 @@ async fn serve(state: Arc<State>, addr: SocketAddr, allow_host: &[String]) -> Re
     Ok(())
 }
 
-/// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal flag (the one
+/// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal token (the one
 /// handler of [`signal`], which also stops every running search through its watcher).
 async fn signalled() {
     while !signal::interrupted() {

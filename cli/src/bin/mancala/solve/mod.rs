@@ -10,6 +10,7 @@ use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
@@ -17,7 +18,6 @@ use serde::Serialize;
 use solver::search::{Progress, Proven, SearchConfig, SearchError, Solver};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use stopped::{
@@ -28,8 +28,8 @@ use stopped::{
 /// The command line raises `stop` only through the watcher; `mancala serve` also raises it when
 /// a page presses Stop or its connection closes (docs/web.md).
 pub(crate) struct Control {
-    /// The search's stop flag: raising it ends the search with what it proved.
-    pub(crate) stop: Arc<AtomicBool>,
+    /// The search's stop token: raising it ends the search with what it proved.
+    pub(crate) stop: StopToken,
     /// A progress line on stderr (the command line on a terminal; never the server).
     pub(crate) progress: bool,
 }
@@ -38,7 +38,7 @@ impl Control {
     /// The command line's: a fresh flag, progress when `search` wants it.
     fn command_line(search: &SearchArgs) -> Self {
         Self {
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: StopToken::new(),
             progress: search.wants_progress(),
         }
     }

@@ -7,14 +7,13 @@ use clap::Args;
 use mancala::board::MAX_BOARD_SEEDS;
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala_cli::args::GameArgs;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 use tables::{BuildOptions, Table, TableError};
 
@@ -122,7 +121,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         if threads == 1 { "" } else { "s" }
     );
     engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let opts = BuildOptions {
         threads,
         cyclic_by_graph: false,

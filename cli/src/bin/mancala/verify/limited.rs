@@ -5,6 +5,7 @@ use crate::engine;
 use anyhow::Result;
 use clap::Args;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json::SizeStatus;
@@ -12,8 +13,6 @@ use mancala_cli::signal;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Oracle, SearchConfig, SearchError, Solver};
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Search resources shared by the subcommands that solve games.
@@ -59,13 +58,13 @@ pub(super) struct Solved {
 }
 
 /// Solves `p` (its final South-minus-North value and best moves) within the engine's time limit.
-/// A timer thread raises the search's stop flag at the deadline (or on Ctrl-C).
+/// A timer thread raises the search's stop token at the deadline (or on Ctrl-C).
 pub(super) fn solve_limited<R: Rules>(
     p: &Position<R>,
     engine: &Engine,
     oracle: Option<&dyn Oracle<Position<R>>>,
 ) -> Result<Solved> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
         tt_bytes: engine::tt_bytes(p, engine.hash_bytes),

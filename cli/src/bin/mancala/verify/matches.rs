@@ -16,6 +16,7 @@ use mancala::board::Side;
 use mancala::matches::{Match, MatchOptions};
 use mancala::round_perfect::{self, PlayError};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala::variant::Variant;
 use mancala::Position;
 use mancala_cli::args::{parse_range, parse_seconds};
@@ -25,8 +26,6 @@ use solver::search::{SearchConfig, SearchError, Solver};
 use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -231,7 +230,7 @@ fn play_match<R: Rules>(
             let why = format!("unfinished after {} rounds", a.max_rounds);
             return Ok((records, Outcome::Unknown(why)));
         }
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let cfg = SearchConfig {
             threads,
             tt_bytes: engine::tt_bytes(&round.start, hash),

@@ -11,6 +11,7 @@ use clap::Args;
 use mancala::notation::Setup;
 use mancala::pie::{self, Choice, Pie, Turn, TurnsError};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::args::{parse_game, parse_range, parse_seconds, RuleArgs};
 use mancala_cli::json::{self, SizeStatus, SwapChoice};
@@ -21,8 +22,6 @@ use solver::search::{Oracle, SearchConfig, SearchError, Solver};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -298,7 +297,7 @@ fn value_turns<R: Rules>(
     engine: &Engine,
     oracle: Option<&dyn Oracle<Position<R>>>,
 ) -> (Result<Pie, SearchError>, u64) {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
         tt_bytes: engine::tt_bytes(start, engine.hash_bytes),
