@@ -8,7 +8,7 @@
 //! on (exit status 124 then, when no line failed).
 
 use super::solve::{self, SearchArgs};
-use super::{engine, json, move_list, PositionArgs};
+use super::{json, move_list, setup, PositionArgs};
 use anyhow::{bail, Context, Result};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
@@ -124,12 +124,12 @@ pub(super) fn run<R: Rules>(
     let limit = search.time_limit().map(Duration::from_secs_f64);
     let tb = search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &root))
+        .map(|d| setup::tables_for_search(&d, &root))
         .transpose()?;
     let oracle = tb
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let mut solver = Solver::new(&root, cfg, oracle).map_err(engine::search_error)?;
+    let mut solver = Solver::new(&root, cfg, oracle).map_err(setup::search_error)?;
     let terminal = std::io::stderr().is_terminal();
     let total = lines.len();
     for (done, (n, p)) in lines.iter().enumerate() {
@@ -220,7 +220,7 @@ pub(super) fn run<R: Rules>(
                 eprintln!("interrupted at line {n}: the lines before it are done");
                 return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
             }
-            Err(e) => return Err(engine::search_error(e)),
+            Err(e) => return Err(setup::search_error(e)),
         }
     }
     if terminal {

@@ -1,6 +1,6 @@
 //! `perft`: move-sequence counts per depth and per first move (`mancala::perft`).
 
-use super::{engine, json, PositionArgs};
+use super::{json, setup, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::Rules;
@@ -37,7 +37,7 @@ pub(super) fn run<R: Rules>(args: &PerftArgs, rules: R) -> Result<ExitCode> {
             args.depth
         );
     }
-    let threads = engine::threads(args.threads)?;
+    let threads = setup::threads(args.threads)?;
     let p = args.pos.position(rules)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

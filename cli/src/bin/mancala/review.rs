@@ -3,7 +3,7 @@
 //! line of `--batch FILE`; the grading is the library's ([`mancala::review`]), with one solver,
 //! so one transposition table, for the whole game or batch.
 
-use super::{engine, json, move_list, record, solve::SearchArgs, PositionArgs};
+use super::{json, move_list, record, setup, solve::SearchArgs, PositionArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use mancala::board::Move;
@@ -130,7 +130,7 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
     let tb = a
         .search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &root))
+        .map(|d| setup::tables_for_search(&d, &root))
         .transpose()?;
     let oracle = tb
         .as_ref()
@@ -202,7 +202,7 @@ pub(crate) fn review_json<R: Rules>(
     let line = pos.game_line_until(rules, stop.as_stop())?;
     let tb = search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &line.start))
+        .map(|d| setup::tables_for_search(&d, &line.start))
         .transpose()?;
     let oracle = tb
         .as_ref()
@@ -224,7 +224,7 @@ pub(crate) fn review_json<R: Rules>(
 /// A review error as the user reads it; `what` names the game.
 fn failure(e: ReviewError, what: &str) -> anyhow::Error {
     match e {
-        ReviewError::Search(e) => engine::search_error(e).context(what.to_string()),
+        ReviewError::Search(e) => setup::search_error(e).context(what.to_string()),
         other => anyhow!("{what}: {other}"),
     }
 }

@@ -11,7 +11,7 @@
 //! table's key leaves them out, so a table serves one round's positions and no other; within a
 //! round every search reuses what the earlier ones stored.
 
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::board::Move;
@@ -29,7 +29,7 @@ const SPINNER_AFTER: Duration = Duration::from_millis(500);
 /// Exact searches for interactive play.
 pub(super) struct Engine<'o, R: Rules> {
     threads: usize,
-    hash_bytes: engine::HashSize,
+    hash_bytes: setup::HashSize,
     /// The endgame tables, for rounds whose pits are all open.
     oracle: Option<&'o dyn Oracle<Position<R>>>,
     /// Raised to abandon the search in progress; lowered before each search.
@@ -47,7 +47,7 @@ pub(super) struct Engine<'o, R: Rules> {
 impl<'o, R: Rules> Engine<'o, R> {
     pub(super) fn new(
         threads: usize,
-        hash_bytes: engine::HashSize,
+        hash_bytes: setup::HashSize,
         oracle: Option<&'o dyn Oracle<Position<R>>>,
     ) -> Self {
         // Installs the handler now: from here on a first Ctrl-C raises the token instead of
@@ -76,15 +76,15 @@ impl<'o, R: Rules> Engine<'o, R> {
             self.solver = None;
             let cfg = SearchConfig {
                 threads: self.threads,
-                tt_bytes: engine::tt_bytes(root, self.hash_bytes),
-                tt_max_bytes: engine::tt_max_bytes(root, self.hash_bytes),
+                tt_bytes: setup::tt_bytes(root, self.hash_bytes),
+                tt_max_bytes: setup::tt_max_bytes(root, self.hash_bytes),
                 stop: Some(self.stop.clone()),
                 progress: Some(self.progress.clone()),
                 ..SearchConfig::default()
             };
             // A table slot is an all-open board: rounds with burnt pits or sons go without.
             let oracle = self.oracle.filter(|_| !root.board().has_statuses());
-            let s = Solver::new(root, cfg, oracle).map_err(engine::search_error)?;
+            let s = Solver::new(root, cfg, oracle).map_err(setup::search_error)?;
             self.solver = Some((*root, s));
         }
         Ok(&mut self.solver.as_mut().expect("just made").1)
@@ -123,7 +123,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SearchError::Interrupted) => Ok(None),
-            Err(e) => Err(engine::search_error(e)),
+            Err(e) => Err(setup::search_error(e)),
         }
     }
 

@@ -83,7 +83,7 @@ struct Engine {
 }
 
 pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
-    let threads = super::engine::threads(args.threads)?;
+    let threads = super::setup::threads(args.threads)?;
     let tables = args
         .tables
         .as_ref()

@@ -6,7 +6,7 @@ use super::guess;
 use super::limits::Limits;
 use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
-use crate::{engine, PositionArgs};
+use crate::{setup, PositionArgs};
 use anyhow::Result;
 use mancala::board::{Move, Side};
 use mancala::calibrated::{Calibrated, Pick};
@@ -83,7 +83,7 @@ impl Job {
             .options
             .tables
             .as_ref()
-            .map(|d| engine::tables_for_search(d, &p))
+            .map(|d| setup::tables_for_search(d, &p))
             .transpose()?;
         let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
         let ctx = Context {
@@ -176,7 +176,7 @@ impl Job {
                 };
                 return Ok(self.unproven(ctx, lo, hi, &proven.worse, until, nodes));
             }
-            Err(e) => return Err(engine::search_error(e)),
+            Err(e) => return Err(setup::search_error(e)),
         };
         let v = p.final_value(value);
         let cp = centiseeds(v, ctx.mover);
@@ -276,7 +276,7 @@ impl Job {
             }
             Ok(true)
         });
-        let complete = outcome.map_err(engine::search_error)?;
+        let complete = outcome.map_err(setup::search_error)?;
         let ms = ctx.started.elapsed().as_millis();
         let nodes = ctx.progress.nodes();
         let mover = ctx.mover;
@@ -367,8 +367,8 @@ impl Job {
     fn config<R: Rules>(&self, p: &Position<R>, progress: &Arc<Progress>) -> SearchConfig {
         SearchConfig {
             threads: self.options.threads,
-            tt_bytes: engine::tt_bytes(p, self.options.hash),
-            tt_max_bytes: engine::tt_max_bytes(p, self.options.hash),
+            tt_bytes: setup::tt_bytes(p, self.options.hash),
+            tt_max_bytes: setup::tt_max_bytes(p, self.options.hash),
             stop: Some(self.stop.clone()),
             progress: Some(progress.clone()),
             ..SearchConfig::default()

@@ -5,7 +5,7 @@ mod stopped;
 
 pub use args::SearchArgs;
 
-use super::{engine, move_list, PositionArgs};
+use super::{move_list, setup, PositionArgs};
 use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
 use mancala::board::{Move, Side};
@@ -67,7 +67,7 @@ fn run_search<R: Rules, T>(
     let started = Instant::now();
     let tb = search
         .tables_for(p)
-        .map(|d| engine::shared_tables_for_search(&d, p))
+        .map(|d| setup::shared_tables_for_search(&d, p))
         .transpose()?;
     let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     // After a second, a spinner line redrawn in place on a terminal; elsewhere (a log file, CI)
@@ -105,7 +105,7 @@ fn run_search<R: Rules, T>(
                 seconds,
             })
         }
-        Err(e) => return Err(engine::search_error(e)),
+        Err(e) => return Err(setup::search_error(e)),
     };
     Ok((result, cfg))
 }
@@ -331,7 +331,7 @@ fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
         AnalyzerError::Tables { dir, source } => {
             anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
         }
-        AnalyzerError::Search(e) => engine::search_error(e),
+        AnalyzerError::Search(e) => setup::search_error(e),
         other => anyhow::Error::new(other),
     }
 }

@@ -1,7 +1,7 @@
 //! Solving one start position within a time limit, as every `verify` claim does: the search
 //! flags, the resources they make, the outcome, and how it is worded.
 
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use clap::Args;
 use mancala::rules::Rules;
@@ -29,15 +29,15 @@ pub(super) struct EngineArgs {
 /// Threads, table size and time limit: how to run each solve.
 pub(super) struct Engine {
     pub(super) threads: usize,
-    pub(super) hash_bytes: engine::HashSize,
+    pub(super) hash_bytes: setup::HashSize,
     pub(super) limit: Option<Duration>,
 }
 
 impl Engine {
     pub(super) fn new(e: &EngineArgs, limit: Option<f64>) -> Result<Self> {
         Ok(Self {
-            threads: engine::threads(e.threads)?,
-            hash_bytes: engine::hash_bytes(e.hash_mb)?,
+            threads: setup::threads(e.threads)?,
+            hash_bytes: setup::hash_bytes(e.hash_mb)?,
             limit: limit.map(Duration::from_secs_f64),
         })
     }
@@ -67,8 +67,8 @@ pub(super) fn solve_limited<R: Rules>(
     let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
-        tt_bytes: engine::tt_bytes(p, engine.hash_bytes),
-        tt_max_bytes: engine::tt_max_bytes(p, engine.hash_bytes),
+        tt_bytes: setup::tt_bytes(p, engine.hash_bytes),
+        tt_max_bytes: setup::tt_max_bytes(p, engine.hash_bytes),
         stop: Some(stop.clone()),
         ..SearchConfig::default()
     };

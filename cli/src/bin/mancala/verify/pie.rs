@@ -5,7 +5,7 @@
 use super::heatmap::{heatmap, subtitle, Cell};
 use super::limited::{note, value_text, Engine, EngineArgs};
 use super::out_file::SurveyFiles;
-use crate::engine;
+use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::notation::Setup;
@@ -243,7 +243,7 @@ fn survey<R: Rules>(
             .collect();
         if let Some(dir) = tables {
             if tb.as_ref().map(|t| t.0) != Some(h) {
-                let opened = engine::tables_for_search(dir, &start)
+                let opened = setup::tables_for_search(dir, &start)
                     .map_err(|e| eprintln!("warning: no usable endgame tables for {h} holes ({e:#}); solving without them"))
                     .ok();
                 tb = Some((h, opened));
@@ -300,8 +300,8 @@ fn value_turns<R: Rules>(
     let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
-        tt_bytes: engine::tt_bytes(start, engine.hash_bytes),
-        tt_max_bytes: engine::tt_max_bytes(start, engine.hash_bytes),
+        tt_bytes: setup::tt_bytes(start, engine.hash_bytes),
+        tt_max_bytes: setup::tt_max_bytes(start, engine.hash_bytes),
         stop: Some(stop.clone()),
         ..SearchConfig::default()
     };
