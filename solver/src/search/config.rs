@@ -1,9 +1,9 @@
-//! How to search: threads, table size, stop flag, progress counters, and the tuning rules.
+//! How to search: threads, table size, stop token, progress counters, and the tuning rules.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::progress::Progress;
+use crate::stop::{Stop, StopToken};
 
 /// How to search.
 ///
@@ -24,10 +24,11 @@ pub struct SearchConfig {
     /// [`GROW_AFTER_LARGE`](super::GROW_AFTER_LARGE) times. `0`, or no more than `tt_bytes`: the
     /// table keeps its size.
     pub tt_max_bytes: usize,
-    /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
+    /// Raise this token ([`StopToken::stop`]) to stop the search, the move generations inside it
+    /// too; it then returns [`SearchError::Interrupted`].
     ///
     /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<StopToken>,
     /// Counters the search keeps up to date for a progress display.
     pub progress: Option<Arc<Progress>>,
     /// Depth of the heuristic iterative-deepening search (with [`Game::estimate`] at the
@@ -76,7 +77,7 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// All available cores, a 256 MiB table, no stop flag, no progress counters, and the tuning
+    /// All available cores, a 256 MiB table, no stop token, no progress counters, and the tuning
     /// defaults documented on each field.
     fn default() -> Self {
         Self {
@@ -93,5 +94,13 @@ impl Default for SearchConfig {
             head_start_ply: 4,
             wide_table: false,
         }
+    }
+}
+
+impl SearchConfig {
+    /// The stop the search's code looks at: [`SearchConfig::stop`]'s, or one never raised.
+    #[inline]
+    pub(crate) fn borrowed_stop(&self) -> Stop<'_> {
+        self.stop.as_ref().map_or(Stop::never(), StopToken::as_stop)
     }
 }

@@ -4,7 +4,7 @@
 //! marks, the configuration and the counters) and runs each job on fresh scoped threads; the
 //! first thread to finish answers it and stops the others.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use super::config::SearchConfig;
 use super::defer::BusyMarks;
@@ -14,6 +14,7 @@ use super::oracle::Oracle;
 use super::outcome::SearchError;
 use super::shared::{Job, Shared, Stats};
 use crate::game::{Children, Game};
+use crate::stop::{Stop, StopToken};
 use crate::tt::{Table, Tables, TranspositionTable, Width};
 
 /// Stack size of search threads: the recursion keeps a move list per ply on the stack, and plays
@@ -126,11 +127,7 @@ impl<'o, G: Game> Pool<'o, G> {
             if let Some(fault) = self.oracle.and_then(|o| o.fault()) {
                 return Err(SearchError::Oracle(fault));
             }
-            let stopped = self
-                .cfg
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self.cfg.stop.as_ref().is_some_and(StopToken::is_stopped);
             if answer.is_some() || !outgrown || stopped {
                 return answer.map(|a| (a, bounds)).ok_or(SearchError::Interrupted);
             }
@@ -148,9 +145,7 @@ impl<'o, G: Game> Pool<'o, G> {
     /// under the stop flag: a root move whose sowing runs billions of laps (docs/rules.md §2.9)
     /// must not keep a stopped search running.
     pub(super) fn root_children(&self, pos: &G, out: &mut Children<G>) -> Result<(), SearchError> {
-        let never = AtomicBool::new(false);
-        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
-        pos.children_until(out, stop)
+        pos.children_until(out, self.cfg.borrowed_stop())
             .map_err(|_| SearchError::Interrupted)
     }
 
@@ -174,14 +169,13 @@ impl<'o, G: Game> Pool<'o, G> {
         let Some(o) = self.oracle else {
             return Ok(());
         };
-        let never = AtomicBool::new(false);
-        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
+        let stop = self.cfg.borrowed_stop();
         if !pos.is_over() {
             audit_with_children(o, pos, stop);
         }
         match o.fault() {
             Some(fault) => Err(SearchError::Oracle(fault)),
-            None if stop.load(Ordering::Relaxed) => Err(SearchError::Interrupted),
+            None if stop.is_raised() => Err(SearchError::Interrupted),
             None => Ok(()),
         }
     }
@@ -189,14 +183,14 @@ impl<'o, G: Game> Pool<'o, G> {
 
 /// Audits the oracle's answers for `pos` and for each of its children (see [`Oracle::audit`])
 /// until `stop` is raised.
-fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: &AtomicBool) {
+fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: Stop<'_>) {
     oracle.audit(pos, stop);
     let mut children = Children::new();
     if pos.children_until(&mut children, stop).is_err() {
         return;
     }
     for c in children.as_slice() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.is_raised() {
             return;
         }
         oracle.audit(&c.next, stop);
