@@ -10,7 +10,7 @@
 //! for. A second Ctrl-C still ends the process at once ([`mancala_cli::signal`]).
 
 use mancala::board::Move;
-use mancala::rules::Rules;
+use mancala::rules::{Rules, LOOK_EVERY};
 use mancala::stop::{Stop, StopToken};
 use mancala::{PlayError, Position};
 use std::sync::mpsc;
@@ -96,7 +96,7 @@ pub fn pick<R: Rules>(p: &Position<R>, worse: &[Move]) -> Fallback {
         let share = left / (order.len() - i) as u32;
         match within(share, |stop| p.try_play_until(mv, stop)) {
             Ok(_) => return Fallback::FirstToEnd { mv, unfinished },
-            Err(PlayError::Abandoned(_)) => unfinished.push(mv),
+            Err(PlayError::Abandoned { .. }) => unfinished.push(mv),
             // Not a candidate, or proven endless: not a move.
             Err(PlayError::Illegal(_)) => {}
         }
@@ -122,17 +122,18 @@ pub fn within<T>(limit: Duration, work: impl FnOnce(Stop<'_>) -> T) -> T {
     })
 }
 
-/// "move 2 relays for more than 0.2 s; not played" for each of `unfinished`, joined.
+/// "move 2 relays for more than 1048576 laps; not played" for `unfinished`, joined: each was
+/// abandoned at a look at its stop, so its relay had run more than [`LOOK_EVERY`] laps.
 pub fn unfinished_words(unfinished: &[Move]) -> String {
     let moves: Vec<String> = unfinished.iter().map(|m| m.0.to_string()).collect();
     match moves.as_slice() {
         [] => String::new(),
         [one] => format!(
-            "move {one} was still relaying when its share of the {} s ran out; not played",
+            "move {one} relays for more than {LOOK_EVERY} laps; not played (still relaying when its share of the {} s ran out)",
             BUDGET.as_secs_f64()
         ),
         many => format!(
-            "moves {} were still relaying when their shares of the {} s ran out; not played",
+            "moves {} relay for more than {LOOK_EVERY} laps; not played (still relaying when their shares of the {} s ran out)",
             many.join(", "),
             BUDGET.as_secs_f64()
         ),

@@ -108,8 +108,8 @@ async fn match_play(
 ) -> Answer<json::MatchPlay> {
     let limit = st.search.time_limit();
     let fill = Body::parse(&b)?.fill_from_move_1();
-    answer!(st, peer, None, limit, b, |pos, r, _c| {
-        match_cmd::play_match(&pos, fill, r).map(|m| match_cmd::match_json(&m))
+    answer!(st, peer, None, limit, b, |pos, r, c| {
+        match_cmd::play_match(&pos, fill, r, c.stop.as_stop()).map(|m| match_cmd::match_json(&m))
     })
 }
 
