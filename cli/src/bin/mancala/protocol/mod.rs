@@ -11,7 +11,6 @@
 //! own stop, and a signal stops the running search or, when none runs, ends the engine as
 //! `quit` does.
 
-mod guess;
 mod input;
 mod limits;
 mod options;

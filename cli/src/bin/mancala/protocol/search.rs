@@ -7,7 +7,6 @@
 //! per `go`. A `go` after `setoption` of the threads, the table or the tables, or on another
 //! game or board, gets a new one.
 
-use super::guess;
 use super::limits::Limits;
 use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
@@ -254,7 +253,7 @@ impl Job {
         let p = &ctx.p;
         let (a, b) = (p.final_value(lo), p.final_value(hi));
         let (low, high) = (a.min(b), a.max(b));
-        let guess = guess::deepen(p, worse, until);
+        let guess = crate::fallback::deepen(p, worse, until);
         let ms = ctx.started.elapsed().as_millis();
         let mv = guess
             .map(|g| g.mv)
