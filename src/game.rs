@@ -16,8 +16,7 @@ use crate::rules::Rules;
 use crate::rules::{rotate, with_word_size, KalahWord, WordMove};
 use crate::stop::{finished, Abandoned, Stop};
 use crate::Position;
-use solver::{Child, Children, Game, Stopped};
-use std::sync::atomic::AtomicBool;
+use solver::{Child, Children, Game};
 
 impl<R: Rules> Position<R> {
     /// Pit `j` counted from the mover's first pit: `j < n` is the mover's row, `j >= n` the
@@ -223,14 +222,13 @@ impl<R: Rules> Game for Position<R> {
     /// [`Game::children`], giving up once the search's `stop` is raised inside a long sowing of a
     /// cyclic game ([`crate::stop`]). Kalah's one-lap sowings never look at it.
     #[inline]
-    fn children_until(&self, out: &mut Children<Self>, stop: &AtomicBool) -> Result<(), Stopped> {
+    fn children_until(&self, out: &mut Children<Self>, stop: Stop<'_>) -> Result<(), Abandoned> {
         if let Some(word) = self.word() {
             let holes = self.board().holes;
             with_word_size!(holes, |N, M| self.word_children::<N>(&word, out));
             return Ok(());
         }
-        self.general_children_until(out, Stop::of(stop))
-            .map_err(|Abandoned| Stopped)
+        self.general_children_until(out, stop)
     }
 
     /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where

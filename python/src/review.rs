@@ -14,13 +14,12 @@ use mancala::endgame::open_for_search;
 use mancala::review::{
     review as grade, Limit, MoveReview, ReviewError, ReviewOptions, SolverSource, Thresholds,
 };
+use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::prelude::*;
 use solver::search::Oracle;
 use solver::{Game, SearchConfig, SearchError};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// The transposition table's size when `hash_mb` is not given, in MiB: `mancala.solve`'s.
 const DEFAULT_HASH_MB: u64 = 256;
@@ -189,7 +188,7 @@ fn review_in<R: Wrap>(
     };
     let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
     let cfg = s.config(start);
-    let abort = Arc::new(AtomicBool::new(false));
+    let abort = StopToken::new();
     let w = watch(py, None, &abort, || {
         let mut source = SolverSource::new(start, cfg, oracle, Some(abort.clone()))?;
         grade(&mut source, start, &moves, options)

@@ -19,6 +19,7 @@
 
 use mancala::board::Move;
 use mancala::rules::Rules;
+use mancala::stop::{Stop, StopToken};
 use mancala::{PlayError, Position};
 use solver::lookahead;
 use solver::{Children, Game};
@@ -107,9 +108,7 @@ pub fn pick<R: Rules>(p: &Position<R>, worse: &[Move]) -> Fallback {
     for (i, &mv) in order.iter().enumerate() {
         let left = BUDGET.saturating_sub(started.elapsed());
         let share = left / (order.len() - i) as u32;
-        match within(share, |stop| {
-            p.try_play_until(mv, mancala::stop::Stop::of(stop))
-        }) {
+        match within(share, |stop| p.try_play_until(mv, stop)) {
             Ok(_) => return Fallback::FirstToEnd { mv, unfinished },
             Err(PlayError::Abandoned(_)) => unfinished.push(mv),
             // Not a candidate, or proven endless: not a move.
@@ -119,19 +118,19 @@ pub fn pick<R: Rules>(p: &Position<R>, worse: &[Move]) -> Fallback {
     Fallback::CannotPlay { unfinished }
 }
 
-/// Runs `work` with a fresh stop flag that is raised after `limit` (`work` looks at it and
-/// returns soon after), and returns its result.
-pub fn within<T>(limit: Duration, work: impl FnOnce(&AtomicBool) -> T) -> T {
-    let stop = AtomicBool::new(false);
+/// Runs `work` with a fresh stop that is raised after `limit` (`work` looks at it and returns
+/// soon after), and returns its result.
+pub fn within<T>(limit: Duration, work: impl FnOnce(Stop<'_>) -> T) -> T {
+    let stop = StopToken::new();
     let (done, finished) = mpsc::channel::<()>();
     std::thread::scope(|s| {
-        let flag = &stop;
+        let timer = &stop;
         s.spawn(move || {
             if let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
-                flag.store(true, Ordering::Relaxed);
+                timer.stop();
             }
         });
-        let r = work(&stop);
+        let r = work(stop.as_stop());
         drop(done);
         r
     })
@@ -169,13 +168,13 @@ pub struct Guess {
 /// Deepens a look-ahead from `p` until `until`, choosing among the moves not in `worse`;
 /// `None` when not even one ply finished in time (or the game is over).
 pub fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) -> Option<Guess> {
-    let stop = AtomicBool::new(false);
+    let stop = StopToken::new();
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 if Instant::now() >= until {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                     return;
                 }
                 std::thread::sleep(TICK);
@@ -186,7 +185,7 @@ pub fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) -> Opti
             if Instant::now() >= until {
                 break;
             }
-            match choose(p, depth, worse, &stop) {
+            match choose(p, depth, worse, stop.as_stop()) {
                 Some(g) => found = Some(g),
                 None => break,
             }
@@ -197,12 +196,7 @@ pub fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) -> Opti
 }
 
 /// The `depth`-ply look-ahead's choice among the moves not in `worse`; `None` when stopped.
-fn choose<R: Rules>(
-    p: &Position<R>,
-    depth: u32,
-    worse: &[Move],
-    stop: &AtomicBool,
-) -> Option<Guess> {
+fn choose<R: Rules>(p: &Position<R>, depth: u32, worse: &[Move], stop: Stop<'_>) -> Option<Guess> {
     // Most often the look-ahead's own choice is open: one alpha-beta search from the root.
     let g = lookahead::best_move(p, depth, stop)?;
     if !worse.contains(&g.mv) {
@@ -240,7 +234,7 @@ fn choose<R: Rules>(
             });
         }
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_raised() {
         return None;
     }
     best
@@ -256,7 +250,7 @@ mod tests {
         let p = Position::start(Kalah::default(), 4, 3).unwrap();
         let soon = Instant::now() + Duration::from_millis(200);
         let g = deepen(&p, &[], soon).expect("a look-ahead finishes in time");
-        let fixed = lookahead::best_move(&p, g.depth, &AtomicBool::new(false)).unwrap();
+        let fixed = lookahead::best_move(&p, g.depth, Stop::never()).unwrap();
         assert_eq!((g.mv, g.estimate), (fixed.mv, fixed.estimate));
         // With its choice proven worse, the best of the others by the same look-ahead.
         let g = deepen(

@@ -3,7 +3,7 @@
 //! line of `--batch FILE`; the grading is the library's ([`mancala::review`]), with one solver,
 //! so one transposition table, for the whole game or batch.
 
-use super::{engine, json, move_list, record, solve::SearchArgs, PositionArgs};
+use super::{json, move_list, record, setup, solve::SearchArgs, PositionArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use mancala::board::Move;
@@ -12,14 +12,12 @@ use mancala::review::{
     SolverSource, Thresholds,
 };
 use mancala::rules::Rules;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// `mancala review`'s flags.
@@ -132,13 +130,13 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
     let tb = a
         .search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &root))
+        .map(|d| setup::tables_for_search(&d, &root))
         .transpose()?;
     let oracle = tb
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let cfg = a.search.config(&root)?;
-    let source = SolverSource::new(&root, cfg, oracle, Some(signal::flag()))
+    let source = SolverSource::new(&root, cfg, oracle, Some(signal::token()))
         .map_err(|e| failure(e, "the review"))?;
     let mut source = Shown::new(source);
     for (n, g) in &games {
@@ -199,12 +197,12 @@ pub(crate) fn review_json<R: Rules>(
     pos: &PositionArgs,
     search: &SearchArgs,
     rules: R,
-    stop: &Arc<AtomicBool>,
+    stop: &StopToken,
 ) -> Result<json::Review> {
-    let line = pos.game_line_until(rules, Stop::of(stop))?;
+    let line = pos.game_line_until(rules, stop.as_stop())?;
     let tb = search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &line.start))
+        .map(|d| setup::tables_for_search(&d, &line.start))
         .transpose()?;
     let oracle = tb
         .as_ref()
@@ -226,7 +224,7 @@ pub(crate) fn review_json<R: Rules>(
 /// A review error as the user reads it; `what` names the game.
 fn failure(e: ReviewError, what: &str) -> anyhow::Error {
     match e {
-        ReviewError::Search(e) => engine::search_error(e).context(what.to_string()),
+        ReviewError::Search(e) => setup::search_error(e).context(what.to_string()),
         other => anyhow!("{what}: {other}"),
     }
 }
@@ -252,8 +250,8 @@ fn batch_games<R: Rules>(
     .with_context(|| format!("cannot read --batch {source}"))?;
     // The move lines start where the flags say; a bad --position is the command's error.
     // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
-    let flag = signal::flag();
-    let stop = Stop::of(&flag);
+    let signals = signal::token();
+    let stop = signals.as_stop();
     let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
     for (i, line) in text.iter().enumerate() {

@@ -10,13 +10,13 @@
 use super::limits::Limits;
 use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
-use crate::{engine, PositionArgs};
+use crate::{setup, PositionArgs};
 use anyhow::Result;
 use mancala::answers::{self, Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::board::{Move, Side};
 use mancala::calibrated::{Calibrated, Pick};
 use mancala::rules::Rules;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Progress, Proven, SearchError};
@@ -47,7 +47,7 @@ pub(super) struct Job {
     /// The calibrated player, whose draws go on from one `go` to the next.
     pub player: Arc<Mutex<Calibrated>>,
     /// This `go`'s own stop: `stop`, `quit`, the end of input, a signal or the time limit.
-    pub stop: Arc<AtomicBool>,
+    pub stop: StopToken,
     /// Raised just before the bestmove is printed: from then on the `go` counts as over.
     pub answered: Arc<AtomicBool>,
     /// The analyzer of the previous `go`s.
@@ -154,7 +154,7 @@ impl Job {
         let g = Watcher::new("looking ahead", OnSignal::Consume)
             .stop(self.stop.clone())
             .deadline(budget)
-            .run(|| solver::lookahead::best_move(p, depth, &self.stop));
+            .run(|| solver::lookahead::best_move(p, depth, self.stop.as_stop()));
         let Some(g) = g else {
             let mv =
                 open_move(p, &[]).map_or(self.dialect.no_move().to_string(), |m| m.0.to_string());
@@ -221,7 +221,7 @@ impl Job {
                 };
                 return Ok(self.unproven(ctx, lo, hi, &proven.worse, until, nodes));
             }
-            Err(e) => return Err(engine::search_error(e)),
+            Err(e) => return Err(setup::search_error(e)),
         };
         let v = p.final_value(value);
         let cp = centiseeds(v, ctx.mover);
@@ -296,7 +296,9 @@ impl Job {
         let mut valued: Vec<Valued> = Vec::new();
         let mut children = Children::new();
         let outcome = self.watched(ctx, budget, false, || {
-            if p.children_until(&mut children, &self.stop).is_err() {
+            if p.children_until(&mut children, self.stop.as_stop())
+                .is_err()
+            {
                 return Ok(Ok(false));
             }
             analyzer.search(p, &self.stopped_by(), |solver| {
@@ -322,7 +324,7 @@ impl Job {
         });
         let complete = outcome
             .map_err(analyzer_error)?
-            .map_err(engine::search_error)?;
+            .map_err(setup::search_error)?;
         let ms = ctx.started.elapsed().as_millis();
         let nodes = ctx.nodes();
         let mover = ctx.mover;
@@ -436,7 +438,7 @@ impl Job {
                 while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(MONITOR_TICK) {
                     let nodes = ctx.nodes();
                     if self.limits.nodes.is_some_and(|n| nodes >= n) {
-                        stop.store(true, Ordering::Relaxed);
+                        stop.stop();
                     }
                     if Instant::now() >= next_info {
                         next_info += INFO_EVERY;
@@ -495,7 +497,7 @@ fn analyzer_error(e: answers::AnalyzerError) -> anyhow::Error {
         answers::AnalyzerError::Tables { dir, source } => {
             anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
         }
-        answers::AnalyzerError::Search(e) => engine::search_error(e),
+        answers::AnalyzerError::Search(e) => setup::search_error(e),
         other => anyhow::Error::new(other),
     }
 }
@@ -518,8 +520,7 @@ fn words(moves: &[Move]) -> String {
 /// cannot be settled (a relay still sowing after a million laps).
 fn open_move<R: Rules>(p: &Position<R>, worse: &[Move]) -> Option<Move> {
     // A raised stop lets every ordinary move finish; only a relay past a million laps gives up.
-    let raised = AtomicBool::new(true);
-    let moves = p.legal_moves_until(Stop::of(&raised)).ok()?;
+    let moves = p.legal_moves_until(Stop::raised()).ok()?;
     let open = moves.as_slice().iter().find(|m| !worse.contains(m));
     open.or(moves.as_slice().first()).copied()
 }

@@ -14,7 +14,6 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State as Shared};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mancala::stop::Stop;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -87,7 +86,7 @@ async fn play(
 ) -> Answer<json::Play> {
     let limit = st.search.time_limit();
     answer!(st, peer, None, limit, b, |pos, r, c| Ok(play::play_json(
-        &pos.position_until(r, Stop::of(&c.stop))?
+        &pos.position_until(r, c.stop.as_stop())?
     )))
 }
 
@@ -98,7 +97,7 @@ async fn moves(
 ) -> Answer<json::Moves> {
     let limit = st.search.time_limit();
     answer!(st, peer, None, limit, b, |pos, r, c| {
-        let stop = Stop::of(&c.stop);
+        let stop = c.stop.as_stop();
         Ok(play::moves_json_until(&pos.position_until(r, stop)?, stop)?)
     })
 }
@@ -125,7 +124,7 @@ async fn solve(
     let limit = backstop(search.time_limit());
     let kept = st.clone();
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        let p = pos.position_until(r, Stop::of(&c.stop))?;
+        let p = pos.position_until(r, c.stop.as_stop())?;
         kept.with_analyzer(&p, |a| solve::solve_with(a, &p, &search, c))
     })
 }
@@ -140,7 +139,7 @@ async fn analyze(
     let limit = backstop(search.time_limit());
     let kept = st.clone();
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        let p = pos.position_until(r, Stop::of(&c.stop))?;
+        let p = pos.position_until(r, c.stop.as_stop())?;
         kept.with_analyzer(&p, |a| solve::analyze_with(a, &p, &search, c))
     })
 }
