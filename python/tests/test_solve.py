@@ -103,24 +103,24 @@ def test_time_limit_gives_bounds():
 
 
 def test_a_stopped_analysis_keeps_the_moves_it_valued():
-    # Kalah(6,3) takes about a second: a limit that stops it after some moves, not all, and
-    # each exact value is the command line's (its every move valued without a limit).
+    # Kalah(6,3)'s every move takes a few seconds: limits that stop it before, during and (on a
+    # fast machine) after the moves; what each proved holds the whole analysis's values.
     p = mancala.Position("kalah", holes=6, seeds=3)
     want = mancala.analyze(p, threads=1)
     assert want.complete and want.bounds == {m: (v, v) for m, v in want.items()}
     assert want.value_bounds == (max(want.values()),) * 2
     assert want.best == [m for m, v in want.items() if v == max(want.values())]
-    seen_partial = False
-    for limit in (0.05, 0.2, 0.5):
+    for limit in (0.05, 1.0, 3.0):
         r = mancala.analyze(p, threads=1, time_limit=limit)
         for m, v in r.items():
             assert want[m] == v, (limit, m)
         for m, (lo, hi) in r.bounds.items():
             assert lo <= want[m] <= hi, (limit, m)
         assert r.value_bounds[0] <= max(want.values()) <= r.value_bounds[1]
-        seen_partial |= 0 < len(r) < len(want)
         assert r.complete == (len(r) == len(want))
-    assert seen_partial or r.complete
+        if not r.complete:
+            # What to play is among the moves not proven worse.
+            assert all(r.bounds[m][1] >= r.value_bounds[0] for m in r.best)
 
 
 @pytest.mark.parametrize(
