@@ -394,6 +394,58 @@ fn the_time_limit_answers_with_proven_bounds() {
     assert!(started.elapsed() < Duration::from_secs(4));
 }
 
+/// Issue 54: the server keeps its analyzers between requests (one per game and board, at most
+/// `--max-searches`), so the same hard question asked again answers from the kept search's
+/// transposition table (118 thousand nodes, the best moves' proofs, where the first took 2.9
+/// million) with the command
+/// line's values; a search stopped by its limit leaves an analyzer that still answers exactly.
+#[test]
+fn a_second_request_answers_from_the_kept_search() {
+    let s = Server::start(&[]);
+    let body = r#"{"game":"kalah","holes":6,"seeds":3}"#;
+    // Stopped at once: what it proved stays, and the next search of the game is still exact.
+    let (status, v) = s.post(
+        "/api/solve",
+        r#"{"game":"kalah","holes":6,"seeds":3,"time_limit":0.01}"#,
+    );
+    assert_eq!((status, &v["complete"]), (200, &json!(false)), "{v}");
+    let want = json(&["solve", "kalah", "--holes", "6", "--seeds", "3", "--json"]);
+    let (_, first) = s.post("/api/solve", body);
+    // Another game between the two: the pool keeps both (`--max-searches` 2).
+    let (_, other) = s.post("/api/solve", r#"{"game":"dakon","holes":4,"seeds":3}"#);
+    assert_eq!(other["complete"], true, "{other}");
+    let (_, second) = s.post("/api/solve", body);
+    for v in [&first, &second] {
+        assert_eq!(v["complete"], true, "{v}");
+        for field in ["value", "best", "pv"] {
+            assert_eq!(v[field], want[field], "{field}: {v} vs {want}");
+        }
+    }
+    let (n1, n2) = (
+        first["nodes"].as_u64().unwrap(),
+        second["nodes"].as_u64().unwrap(),
+    );
+    assert!(
+        n2 * 10 < n1,
+        "the second solve searched {n2} nodes, the first {n1}: the table was not kept"
+    );
+    let want = steady(json(&[
+        "analyze", "kalah", "--holes", "6", "--seeds", "3", "--json",
+    ]));
+    let (_, first) = s.post("/api/analyze", body);
+    let (_, second) = s.post("/api/analyze", body);
+    assert_eq!(steady(first.clone()), want);
+    assert_eq!(steady(second.clone()), want);
+    let (t1, t2) = (
+        first["seconds"].as_f64().unwrap(),
+        second["seconds"].as_f64().unwrap(),
+    );
+    assert!(
+        t2 < t1 / 4.0,
+        "the second analysis took {t2} s, the first {t1} s"
+    );
+}
+
 /// Polls `/api/status` until nothing runs; how long that took.
 fn wait_idle(s: &Server, within: Duration) -> Duration {
     let started = Instant::now();
