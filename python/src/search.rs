@@ -9,7 +9,7 @@ use crate::watch::watch;
 use crate::with_pos;
 use mancala::endgame::{default_dir, open_for_search, MancalaIndexer};
 use mancala::round_perfect::{Reason, RoundPerfect};
-use mancala::stop::StopToken;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use pyo3::exceptions::PyTimeoutError;
 use pyo3::prelude::*;
@@ -312,7 +312,10 @@ fn analyze_in<R: Wrap>(
             "analyze was stopped by the time limit of {} s: {} of {} moves valued",
             o.time_limit.unwrap_or(0.0),
             ran.proven.valued.len(),
-            p.legal_moves().len()
+            // Counted under a raised stop: a move that relays for ever (RELAY's move 2) must not
+            // hold the message the time limit ended the search for.
+            p.legal_moves_until(Stop::raised())
+                .map_or_else(|_| "its".to_string(), |l| l.len().to_string())
         ))),
         Err(e) => Err(search_error(e)),
     }
