@@ -1,7 +1,7 @@
 //! [`SolverSource`]: the review's values from one exact search ([`solver::search::Solver`]),
 //! with endgame tables when given, and a time limit per search.
 
-use super::{Best, Bounds, Evaluate, Limit, ReviewError};
+use super::{Best, Bounds, Evaluate, Limit, ReviewError, Source};
 use crate::rules::Rules;
 use crate::Position;
 use solver::search::{Oracle, Progress, Solver};
@@ -115,15 +115,16 @@ impl<'o, R: Rules> SolverSource<'o, R> {
 }
 
 impl<R: Rules> Evaluate<R> for SolverSource<'_, R> {
-    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<Bounds, ReviewError> {
-        match self.run(limit, |s| s.value(p))? {
-            Some(f) => Ok(Bounds::exact(p.final_value(f))),
+    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<(Bounds, Source), ReviewError> {
+        let value = match self.run(limit, |s| s.value(p))? {
+            Some(f) => Bounds::exact(p.final_value(f)),
             None => {
                 // The bounds proved on the future value of `p`, the job just stopped.
                 let (lo, hi) = self.progress.bounds();
-                Ok(Bounds::new(p.final_value(lo), p.final_value(hi)))
+                Bounds::new(p.final_value(lo), p.final_value(hi))
             }
-        }
+        };
+        Ok((value, Source::Search))
     }
 
     fn best_moves(&mut self, p: &Position<R>, limit: Limit) -> Result<Option<Best>, ReviewError> {
@@ -132,6 +133,7 @@ impl<R: Rules> Evaluate<R> for SolverSource<'_, R> {
             .map(|(f, moves)| Best {
                 value: p.final_value(f),
                 moves,
+                source: Source::Search,
             }))
     }
 }
