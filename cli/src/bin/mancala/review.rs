@@ -7,7 +7,7 @@
 
 use super::solve::{analyzer_error, warn_notes, SearchArgs};
 use super::{engine, json, move_list, record, PositionArgs};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use mancala::board::Move;
 use mancala::review::{
@@ -18,7 +18,7 @@ use mancala::rules::Rules;
 use mancala::stop::Stop;
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -231,24 +231,15 @@ fn batch_games<R: Rules>(
             "--batch reads its games from the input; it cannot be combined with --moves or --load"
         );
     }
-    let text: Vec<String> = if source == "-" {
-        std::io::stdin().lock().lines().collect::<Result<_, _>>()
-    } else {
-        let f = std::fs::File::open(source).with_context(|| format!("--batch {source}"))?;
-        std::io::BufReader::new(f).lines().collect::<Result<_, _>>()
-    }
-    .with_context(|| format!("cannot read --batch {source}"))?;
+    let text = super::batch::batch_lines(source)?;
     // The move lines start where the flags say; a bad --position is the command's error.
     // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
     let flag = signal::flag();
     let stop = Stop::of(&flag);
     let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
-    for (i, line) in text.iter().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
+    for (n, t) in &text {
+        let t = t.as_str();
         let game = if t.starts_with('{') {
             record_game(a, rules, t, stop)
         } else {
@@ -267,7 +258,7 @@ fn batch_games<R: Rules>(
                 ))
             }
         });
-        games.push((Some(i + 1), game));
+        games.push((Some(*n), game));
     }
     Ok(games)
 }
