@@ -207,9 +207,10 @@ fn every_endpoint_answers_what_the_command_line_prints() {
 #[test]
 fn the_review_takes_the_command_lines_thresholds() {
     let s = Server::start(&[]);
-    // Kalah(4,3): North's 4 then South's 1 and 4 lose seeds; the thresholds class them.
+    // Kalah(4,3): South's 1, North's 4 and South's 1 lose 6, 4 and 10 seeds: a mistake, an
+    // inaccuracy and a blunder between 5 and 7 (blunders all by the defaults).
     let body =
-        json!({"game":"kalah","holes":4,"seeds":3,"moves":"2 1 4 1 4","mistake":1,"blunder":3});
+        json!({"game":"kalah","holes":4,"seeds":3,"moves":"2 1 4 1 2","mistake":5,"blunder":7});
     let (status, got) = s.post("/api/review", &body.to_string());
     assert_eq!(status, 200, "{got}");
     let want = json(&[
@@ -220,11 +221,11 @@ fn the_review_takes_the_command_lines_thresholds() {
         "--seeds",
         "3",
         "--moves",
-        "2 1 4 1 4",
+        "2 1 4 1 2",
         "--mistake",
-        "1",
+        "5",
         "--blunder",
-        "3",
+        "7",
         "--json",
         "--threads",
         "1",
