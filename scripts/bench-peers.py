@@ -26,6 +26,16 @@ Building the peers (outside the repository; they are not ours to vendor):
 
     scripts/bench-peers.py --irving ../kalah --cmancala ../CMancala/Mancala [--rounds 3]
 
+With endgame tables (`--tables DIR`: the rows above plus each solver with a K=20 database):
+
+    mancala tables build kalah --holes 6 --max-seeds 20 --dir DIR            # and --empty-capture
+    (cd ../kalah && printf '4\\nc 20\\nq\\n' | ./generator eg20.dat)      # Irving's, 4 bits
+    (cd ../CMancala && printf 'egdb 20\\nquit\\n' | ./Mancala)              # EGDB/egdb_20.bin
+    scripts/bench-peers.py --irving ../kalah --cmancala ../CMancala/Mancala --tables DIR
+
+Each solver reads its database from disk in every run (ours `--tables`, Irving's `-E`, CMancala's
+`egdb 20` from its EGDB/ folder), so the times include loading it.
+
 Irving's table is `-t 24` (12 * 2^24 bytes, 201 MB), CMancala's its default `cache 24`, ours its
 default (a table that grows with the search) unless `--extra` says otherwise.
 """
@@ -38,6 +48,11 @@ ap.add_argument("--cmancala", help="CMancala's binary")
 ap.add_argument("--seeds", type=int, default=4)
 ap.add_argument("--rounds", type=int, default=3)
 ap.add_argument("--extra", default="", help="more options for every `mancala solve`")
+ap.add_argument("--tables", metavar="DIR",
+                help="also the rows with endgame tables: ours with `--tables=DIR` (K seeds), "
+                     "Irving's with `-e K -E egK.dat`, CMancala's with `egdb K`")
+ap.add_argument("--tables-seeds", type=int, default=20, metavar="K",
+                help="the seeds the tables cover (default 20)")
 args = ap.parse_args()
 
 
@@ -57,10 +72,14 @@ def run(cmd, stdin=None, cwd=None):
     return p.stdout, wall, cpu
 
 
-def ours(ec, threads):
+def ours(ec, threads, tables=False):
+    # No opening book (it answers the start at once), no memory of proven positions, and the
+    # endgame tables only when asked: the search itself is measured.
+    source = [f"--tables={args.tables}"] if tables else ["--no-tables"]
     def go():
         cmd = [args.bin, "solve", "kalah", "--holes", "6", "--seeds", str(args.seeds),
-               "--threads", str(threads), "--json"] + (["--empty-capture"] if ec else [])
+               "--threads", str(threads), "--json", "--no-book", "--no-memory", *source] + (
+                   ["--empty-capture"] if ec else [])
         out, wall, cpu = run(cmd + args.extra.split())
         v = re.search(r'"value":(-?\d+)', out).group(1)
         nodes = re.search(r'"nodes":(\d+)', out).group(1)
@@ -68,18 +87,22 @@ def ours(ec, threads):
     return go
 
 
-def irving():
-    out, wall, cpu = run(["./kalah-s", "-t", "24", "-e", "0", "-E", "eg0.dat", "s", str(args.seeds)],
-                         cwd=args.irving)
+def irving(k=0):
+    out, wall, cpu = run(["./kalah-s", "-t", "24", "-e", str(k), "-E", f"eg{k}.dat", "s",
+                          str(args.seeds)], cwd=args.irving)
     v = int(re.search(r"Move: s 0, m \d+, r (-?\d+)", out).group(1))
     nodes = int(re.search(r"Nodes searched:\s+(\d+)", out).group(1))
     return v, nodes, wall, cpu
 
 
-def cmancala():
-    script = (f"stones {args.seeds}\ndepth 0\ntime 0\nbook false\nplayer 1 ai\nplayer 2 human\n"
-              "autoplay false\nprogress false\nstart\nmenu\nstep\nlast\nquit\n")
-    out, wall, cpu = run([args.cmancala], stdin=script)
+def cmancala(k=0):
+    # `egdb K` loads the database from EGDB/egdb_K.bin in the working directory (generating
+    # it the first time: run once beforehand so that no round pays for that).
+    egdb = f"egdb {k}\n" if k else ""
+    script = (f"stones {args.seeds}\ndepth 0\ntime 0\nbook false\n{egdb}player 1 ai\n"
+              "player 2 human\nautoplay false\nprogress false\nstart\nmenu\nstep\nlast\nquit\n")
+    out, wall, cpu = run([os.path.abspath(args.cmancala)], stdin=script,
+                         cwd=os.path.dirname(os.path.abspath(args.cmancala)))
     v = int(re.search(r"Evaluation: (-?\d+)", out).group(1))
     nodes = round(float(re.search(r"Total nodes: ([\d.]+) million", out).group(1)) * 1e6)
     return v, nodes, wall, cpu
@@ -94,11 +117,23 @@ if args.cmancala:
     commands += [("ours standard, 1 thread", ours(False, 1)),
                  ("ours standard, 2 threads", ours(False, 2)),
                  ("CMancala (standard)", cmancala)]
+k = args.tables_seeds
+if args.tables and args.irving:
+    commands += [(f"ours empty-capture, K={k} tables, 1 thread", ours(True, 1, True)),
+                 (f"ours empty-capture, K={k} tables, 2 threads", ours(True, 2, True)),
+                 (f"Irving kalah-s -e {k} (empty-capture)", lambda: irving(k))]
+if args.tables and args.cmancala:
+    commands += [(f"ours standard, K={k} tables, 1 thread", ours(False, 1, True)),
+                 (f"ours standard, K={k} tables, 2 threads", ours(False, 2, True)),
+                 (f"CMancala egdb {k} (standard)", lambda: cmancala(k))]
 if not commands:
     sys.exit("give --irving and/or --cmancala")
 # Checked before the first (long) run, not after it.
 for path in [args.bin, args.cmancala, args.irving and os.path.join(args.irving, "kalah-s"),
-             args.irving and os.path.join(args.irving, "eg0.dat")]:
+             args.irving and os.path.join(args.irving, "eg0.dat"),
+             args.irving and args.tables and os.path.join(args.irving, f"eg{k}.dat"),
+             args.cmancala and args.tables and os.path.join(
+                 os.path.dirname(os.path.abspath(args.cmancala)), "EGDB", f"egdb_{k}.bin")]:
     if path and not os.path.isfile(path):
         sys.exit(f"{path}: no such file (see the header of {sys.argv[0]} for building the peers)")
 

@@ -16,13 +16,15 @@ MANCALA=${MANCALA:-target/release/mancala}
 THREADS_FLAG=()
 if [[ -n "${THREADS:-}" ]]; then THREADS_FLAG=(--threads "$THREADS"); fi
 [[ -x $MANCALA ]] || cargo build --release -p mancala-cli
-# The standard boards whose start takes more than a second to analyse (docs/performance.md:
-# Kalah(6,4) 46-48 s with tables, Walak-pussa 7x4 10 s; Dakon, Djenon-aboure and San-Yao's
-# standard boards answer in under a second).
+# The standard boards whose start takes more than a tenth of a second to analyse, the target of a
+# hint (docs/performance.md: Kalah(6,4) 46-48 s with tables, Walak-pussa 7x4 10 s, Dakon 7x7
+# 0.18 s, Djenon-aboure 6x4 0.13 s; San-Yao 6x4 answers in 0.05 s).
 BOARDS=(
   "walak-pussa"
   "kalah"
   "kalah --empty-capture"
+  "dakon"
+  "djenon-aboure"
 )
 for board in "${BOARDS[@]}"; do
   # shellcheck disable=SC2086 # a board is a game and its option flags

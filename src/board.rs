@@ -224,6 +224,24 @@ impl Pits {
         (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     }
 
+    /// [`Pits::total`] of the pits of a board, which hold at most [`MAX_BOARD_SEEDS`] seeds in
+    /// all (wrong beyond). Then no byte lane of the four 8-pit words summed carries, and one
+    /// multiply adds up the lanes of the sum:
+    ///
+    /// ```text
+    /// x = Σ over 4 words:          s7 s6 ... s1 s0      lane i: pits i, i+8, i+16, i+24
+    /// x * 0x0101_0101_0101_0101:   lane 7 = s0 + ... + s7, the total
+    /// ```
+    ///
+    /// The search asks for it several times per node (stake, layer): a third of
+    /// [`Pits::total`]'s instructions.
+    #[inline(always)]
+    pub fn board_total(&self) -> u32 {
+        let w = self.low_word().wrapping_add(self.high_word());
+        let x = (w as u64).wrapping_add((w >> 64) as u64);
+        (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    }
+
     /// Whether every pit in `range` is empty.
     #[inline]
     pub fn all_empty(&self, range: std::ops::Range<usize>) -> bool {
@@ -442,7 +460,8 @@ impl Board {
             "seeds past the board's last pit: {:?}",
             self.pits
         );
-        self.pits.total()
+        debug_assert!(self.pits.total() <= MAX_BOARD_SEEDS, "{:?}", self.pits);
+        self.pits.board_total()
     }
 
     /// The pit counts as a slice of `2n` bytes.
@@ -580,5 +599,36 @@ mod tests {
         }
         assert_eq!(Pits([255; 32]).total(), 8160);
         assert_eq!(Pits::EMPTY.total(), 0);
+    }
+
+    /// The one-multiply sum equals the byte-by-byte sum on every board a position may hold
+    /// (at most 255 seeds): spread over all 32 slots, piled in one, and up to the limit.
+    #[test]
+    fn board_total_is_the_sum_of_a_boards_pits() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..4000 {
+            let mut p = [0u8; 32];
+            let mut left = 255u32;
+            for v in p.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let want = match round % 3 {
+                    0 => (x >> 61) as u32,
+                    1 => (x >> 59) as u32,
+                    _ => (x >> 56) as u32,
+                };
+                *v = want.min(left) as u8;
+                left -= u32::from(*v);
+            }
+            let want: u32 = p.iter().map(|&v| u32::from(v)).sum();
+            assert_eq!(Pits(p).board_total(), want, "{p:?}");
+        }
+        for i in 0..32 {
+            let mut p = [0u8; 32];
+            p[i] = 255;
+            assert_eq!(Pits(p).board_total(), 255, "{p:?}");
+        }
+        assert_eq!(Pits::EMPTY.board_total(), 0);
     }
 }

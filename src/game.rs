@@ -16,8 +16,7 @@ use crate::rules::Rules;
 use crate::rules::{rotate, with_word_size, KalahWord, WordMove};
 use crate::stop::{finished, Abandoned, Stop};
 use crate::Position;
-use solver::{Child, Children, Game, Stopped};
-use std::sync::atomic::AtomicBool;
+use solver::{Child, Children, Game};
 
 impl<R: Rules> Position<R> {
     /// Pit `j` counted from the mover's first pit: `j < n` is the mover's row, `j >= n` the
@@ -156,12 +155,6 @@ impl<R: Rules> Position<R> {
         });
     }
 
-    /// [`Game::key`] from the mover's view as one word, on `N` holes (`M = 2N` pits).
-    #[inline(always)]
-    fn word_key<const N: usize, const M: usize>(&self, seeds: u32) -> u64 {
-        rank::key64_of_word::<M>(self.mover_word::<N>(), seeds)
-    }
-
     /// [`Game::children`] by the general position code, for every game.
     pub fn general_children(&self, out: &mut Children<Self>) {
         finished(self.general_children_until(out, Stop::never()));
@@ -223,18 +216,17 @@ impl<R: Rules> Game for Position<R> {
     /// [`Game::children`], giving up once the search's `stop` is raised inside a long sowing of a
     /// cyclic game ([`crate::stop`]). Kalah's one-lap sowings never look at it.
     #[inline]
-    fn children_until(&self, out: &mut Children<Self>, stop: &AtomicBool) -> Result<(), Stopped> {
+    fn children_until(&self, out: &mut Children<Self>, stop: Stop<'_>) -> Result<(), Abandoned> {
         if let Some(word) = self.word() {
             let holes = self.board().holes;
             with_word_size!(holes, |N, M| self.word_children::<N>(&word, out));
             return Ok(());
         }
-        self.general_children_until(out, Stop::of(stop))
-            .map_err(|Abandoned| Stopped)
+        self.general_children_until(out, stop)
     }
 
-    /// From the board as one word ([`rank::key64_of_word`]) for Kalah on up to 7 holes, where
-    /// the search asks for it at every node; else [`Position::general_key`]. In a round with
+    /// From the board as one word ([`rank::key64_of_word_counted`]) for Kalah on up to 7 holes,
+    /// where the search asks for it at every node; else [`Position::general_key`]. In a round with
     /// burnt pits or sons (docs/rules.md §13.1) the board seen from North is not the rotated board
     /// seen from South (the statuses do not rotate with it), so the key also says who moves. The
     /// statuses themselves are fixed for the round, so every position a search meets has the
@@ -242,12 +234,15 @@ impl<R: Rules> Game for Position<R> {
     /// search makes its own, and endgame tables hold all-open positions only).
     #[inline]
     fn key(&self) -> u128 {
-        if self.word().is_some() {
-            let seeds = self.layer();
-            // `word()` checked the seeds against the word; the key must also fit 64 bits.
-            if seeds <= rank::KEY64_MAX_SEEDS[self.board().ring().len()] {
-                let holes = self.board().holes;
-                return u128::from(with_word_size!(holes, |N, M| self.word_key::<N, M>(seeds)));
+        let b = self.board();
+        if KalahWord::for_rules(self.rules(), b.holes).is_some() && b.to_move.is_some() {
+            // The rank counts the seeds itself (`Board::seeds_on_board` would count them again)
+            // and declines a board with more than a word's key can take.
+            let key = with_word_size!(b.holes, |N, M| {
+                rank::key64_of_word_counted::<M>(self.mover_word::<N>())
+            });
+            if let Some(key) = key {
+                return u128::from(key);
             }
         }
         // Kalah (the word path above) never has statuses.

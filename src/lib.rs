@@ -34,7 +34,7 @@
 //! use mancala::{rules::Kalah, Position, SearchConfig, StopToken};
 //! let start = Position::start(Kalah::default(), 4, 3).unwrap();
 //! let stop = StopToken::new(); // another thread may call `stop.stop()` to end the search early
-//! let cfg = SearchConfig { threads: 1, stop: Some(stop.flag().clone()), ..SearchConfig::default() };
+//! let cfg = SearchConfig { threads: 1, stop: Some(stop.clone()), ..SearchConfig::default() };
 //! let solved = mancala::solve(&start, &cfg).unwrap();
 //! assert_eq!(solved.value, 6); // final score, South minus North
 //! let after: Vec<_> = mancala::analyze(&start, &cfg).unwrap();

@@ -10,18 +10,18 @@
 //!
 //! ```
 //! use mancala::{perft::perft, rules::Kalah, Position};
-//! use std::sync::atomic::AtomicBool;
+//! use mancala::stop::Stop;
 //! let start = Position::start(Kalah::default(), 6, 4).unwrap();
-//! let counts = perft(&start, 2, &AtomicBool::new(false)).unwrap();
+//! let counts = perft(&start, 2, Stop::never()).unwrap();
 //! assert_eq!(counts.depths[0].nodes, 6); // six first moves
 //! assert_eq!(counts.divide.len(), 6);
 //! ```
 
 use crate::board::Move;
 use crate::rules::Rules;
+use crate::stop::Stop;
 use crate::Position;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The counts at one depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,15 +42,17 @@ pub struct Perft {
     pub divide: Vec<(Move, u64)>,
 }
 
-/// How many nodes a worker visits between two looks at the stop flag.
+/// How many nodes a worker visits between two looks at the stop.
 const STOP_CHECK: u32 = 4096;
 
 /// Counts the move sequences of 1 to `depth` plies from `root` (`depth` 0: none). The first
 /// moves are counted in parallel (rayon); the counts do not depend on the thread count. `None`
-/// when `stop` was raised before the count finished.
-pub fn perft<R: Rules>(root: &Position<R>, depth: u32, stop: &AtomicBool) -> Option<Perft> {
+/// when `stop` was raised before the count finished. Every move is sown under `stop`: a relay
+/// of billions of laps (docs/rules.md §2.9) ends the count instead of holding it.
+pub fn perft<R: Rules>(root: &Position<R>, depth: u32, stop: Stop<'_>) -> Option<Perft> {
     let mut children = Vec::new();
-    root.for_each_child(|m, q| children.push((m, q)));
+    root.for_each_child_until(stop, |m, q| children.push((m, q)))
+        .ok()?;
     if depth == 0 {
         return Some(Perft {
             depths: Vec::new(),
@@ -64,7 +66,7 @@ pub fn perft<R: Rules>(root: &Position<R>, depth: u32, stop: &AtomicBool) -> Opt
             let mut walk = Walk {
                 counts: &mut counts,
                 stop,
-                // The first internal node looks at the flag: a raised one stops at once.
+                // The first internal node looks at the stop: a raised one stops at once.
                 budget: 1,
                 stopped: false,
             };
@@ -88,7 +90,7 @@ pub fn perft<R: Rules>(root: &Position<R>, depth: u32, stop: &AtomicBool) -> Opt
 /// One worker's depth-first count.
 struct Walk<'a> {
     counts: &'a mut [DepthCount],
-    stop: &'a AtomicBool,
+    stop: Stop<'a>,
     budget: u32,
     stopped: bool,
 }
@@ -108,12 +110,17 @@ impl Walk<'_> {
         self.budget -= 1;
         if self.budget == 0 {
             self.budget = STOP_CHECK;
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.is_raised() {
                 self.stopped = true;
                 return;
             }
         }
-        p.for_each_child(|_, q| self.visit(&q, ply + 1, depth));
+        let stop = self.stop;
+        if p.for_each_child_until(stop, |_, q| self.visit(&q, ply + 1, depth))
+            .is_err()
+        {
+            self.stopped = true;
+        }
     }
 }
 
@@ -127,8 +134,7 @@ mod tests {
     #[test]
     fn the_first_two_depths_are_move_counts() {
         let start = Position::start(Kalah::default(), 4, 3).unwrap();
-        let never = AtomicBool::new(false);
-        let r = perft(&start, 2, &never).unwrap();
+        let r = perft(&start, 2, Stop::never()).unwrap();
         assert_eq!(r.depths[0].nodes, start.legal_moves().len() as u64);
         let mut second = 0;
         start.for_each_child(|_, q| second += q.legal_moves().len() as u64);
@@ -140,15 +146,15 @@ mod tests {
     }
 
     #[test]
-    fn a_raised_stop_flag_gives_no_count() {
+    fn a_raised_stop_gives_no_count() {
         let start = Position::start(SanYao, 5, 5).unwrap();
-        assert!(perft(&start, 12, &AtomicBool::new(true)).is_none());
+        assert!(perft(&start, 12, Stop::raised()).is_none());
     }
 
     #[test]
     fn depth_zero_counts_nothing() {
         let start = Position::start(Kalah::default(), 6, 4).unwrap();
-        let r = perft(&start, 0, &AtomicBool::new(false)).unwrap();
+        let r = perft(&start, 0, Stop::never()).unwrap();
         assert!(r.depths.is_empty() && r.divide.is_empty());
     }
 }

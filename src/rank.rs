@@ -209,10 +209,19 @@ const fn transposed(t: &[[u64; BINOM_K]; BINOM_N]) -> [[u64; BINOM_N]; BINOM_K] 
 /// A carry out of an unused lane (past `M - 2`) only moves up, into lanes that are not read.
 #[inline(always)]
 pub fn rank64_of_word<const M: usize>(word: u128) -> u64 {
-    const ONES: u128 = u128::MAX / 0xff;
+    rank64_of_prefix_sums::<M>(word.wrapping_mul(WORD_ONES))
+}
+
+/// 1 in every byte lane of a word: a word times it holds its lanes' prefix sums.
+const WORD_ONES: u128 = u128::MAX / 0xff;
+
+/// [`rank64_of_word`] from the word's prefix sums (`word * WORD_ONES`: lane `j` holds
+/// `c_0 + ... + c_j`), which [`key64_of_word_counted`] also reads its seed count from.
+#[inline(always)]
+fn rank64_of_prefix_sums<const M: usize>(prefix: u128) -> u64 {
     const RAMP: u128 = u128::from_le_bytes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     const { assert!(M >= 1 && M <= 16) };
-    let bars = word.wrapping_mul(ONES).wrapping_add(RAMP);
+    let bars = prefix.wrapping_add(RAMP);
     let (lo, hi) = (bars as u64, (bars >> 64) as u64);
     let mut sum = 0u64;
     for j in 0..M - 1 {
@@ -224,6 +233,30 @@ pub fn rank64_of_word<const M: usize>(word: u128) -> u64 {
         sum = sum.wrapping_add(BINOM64_BY_K[j + 1][b as usize]);
     }
     sum
+}
+
+/// The most seeds [`key64_of_word_counted`] keys on `M` pits: what a word's rank allows
+/// ([`rank64_of_word`]) and what a 64-bit key does ([`KEY64_MAX_SEEDS`]).
+#[inline(always)]
+pub fn key64_of_word_max_seeds<const M: usize>() -> u32 {
+    (257 - M as u32).min(KEY64_MAX_SEEDS[M])
+}
+
+/// [`key64`] of the first `M` byte lanes of `word`, with the seed count read off the word itself
+/// (the last pit's prefix sum, which the rank computes anyway), or `None` when the layout holds more seeds than
+/// [`key64_of_word_max_seeds`]. The first `M` byte lanes of `word` hold the pits, the others
+/// nothing, and all of them together at most 255 seeds (a board's most,
+/// [`crate::board::MAX_BOARD_SEEDS`]), so that no prefix sum carries out of its lane.
+///
+/// The search keys every child by it: counting the seeds apart cost as much as the rank.
+#[inline(always)]
+pub fn key64_of_word_counted<const M: usize>(word: u128) -> Option<u64> {
+    let prefix = word.wrapping_mul(WORD_ONES);
+    let seeds = (prefix >> (8 * (M - 1))) as u8 as u32;
+    if seeds > key64_of_word_max_seeds::<M>() {
+        return None;
+    }
+    Some(rank64_of_prefix_sums::<M>(prefix).wrapping_add(BINOM64_BY_K[M][seeds as usize + M - 1]))
 }
 
 /// Part of [`rank64_in_layer`]: the terms of the pits `first..first + counts.len()` of a layout
@@ -239,14 +272,6 @@ pub fn rank64_terms(counts: &[u8], first: usize, before: u32) -> u64 {
         bar += 1;
     }
     sum
-}
-
-/// [`key64`] of the first `M` byte lanes of `word` holding `seeds` seeds in all, under the
-/// conditions of [`rank64_of_word`] and of [`KEY64_MAX_SEEDS`]: the rank plus the last pit's
-/// term, `C(seeds + M - 1, M) = layers_below(seeds, M)`.
-#[inline(always)]
-pub fn key64_of_word<const M: usize>(word: u128, seeds: u32) -> u64 {
-    rank64_of_word::<M>(word).wrapping_add(BINOM64_BY_K[M][seeds as usize + M - 1])
 }
 
 /// Steps `c` to the layout of the same layer with the next rank ([`rank_in_layer`] + 1); false
@@ -321,7 +346,11 @@ mod tests {
                     "{c:?}"
                 );
                 assert_eq!(rank64_of_word::<M>(word) as u128, rank, "{c:?}");
-                assert_eq!(key64_of_word::<M>(word, k), key64(&c[..M], &[]), "{c:?}");
+                assert_eq!(
+                    key64_of_word_counted::<M>(word),
+                    (k <= key64_of_word_max_seeds::<M>()).then(|| key64(&c[..M], &[])),
+                    "{c:?}"
+                );
                 let split = M / 2;
                 let by_parts = rank64_terms(&c[..split], 0, 0).wrapping_add(rank64_terms(
                     &c[split..M - 1],
@@ -329,6 +358,14 @@ mod tests {
                     c[..split].iter().map(|&x| u32::from(x)).sum(),
                 ));
                 assert_eq!(by_parts, rank64_of_word::<M>(word), "{c:?}");
+            }
+            // Past the limit, up to a board's most seeds: no key, wherever the seeds lie.
+            for k in most + 1..=255 {
+                let mut c = [0u8; 16];
+                c[0] = (k / 2) as u8;
+                c[M - 1] += (k - k / 2) as u8;
+                let word = u128::from_le_bytes(c);
+                assert_eq!(key64_of_word_counted::<M>(word), None, "{c:?}");
             }
         }
         check::<1>();

@@ -1,5 +1,7 @@
 //! Stopping one computation from outside, as a value: a [`StopToken`] per computation, passed
 //! down to whatever may run long, which looks at it now and then and returns [`Abandoned`].
+//! The three types are the search's own ([`solver::stop`]), re-exported: one vocabulary from a
+//! front end's token down to the sowing, with no bridging by hand.
 //!
 //! A sowing of a cyclic game can run billions of laps before it ends or repeats (docs/rules.md
 //! §2.9): longer than any time limit, inside a single move, where a search's own between-node
@@ -8,8 +10,8 @@
 //! ordinary length would notice) and gives up with [`SowError::Abandoned`], and that result is
 //! handed back up through the position code ([`Position::try_play_until`],
 //! [`Position::for_each_child_until`]) and the search ([`solver::Game::children_until`], which
-//! the search calls with its own stop flag) as an ordinary value. Nothing is unwound, and
-//! nothing is process-wide: two searches in one process (an interactive engine, a Python or web
+//! the search calls with its own [`solver::SearchConfig::stop`]) as an ordinary value. Nothing is
+//! unwound, and nothing is process-wide: two searches in one process (an interactive engine, a Python or web
 //! front end) each have their own token, and stopping one leaves the other running.
 //!
 //! ```
@@ -26,97 +28,7 @@
 //! [`Position::try_play_until`]: crate::Position::try_play_until
 //! [`Position::for_each_child_until`]: crate::Position::for_each_child_until
 
-use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-/// The owner's handle on one computation's stop request: clones share one flag, so the owner
-/// keeps one clone and gives another (or its [`StopToken::flag`], for a
-/// [`solver::SearchConfig::stop`]) to the computation.
-#[derive(Clone, Debug, Default)]
-pub struct StopToken(Arc<AtomicBool>);
-
-impl StopToken {
-    /// A token not yet raised.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The token of an existing flag (a search's [`solver::SearchConfig::stop`]).
-    pub fn from_flag(flag: Arc<AtomicBool>) -> Self {
-        StopToken(flag)
-    }
-
-    /// Asks the computation to stop. It stops soon (a search within a few thousand nodes, a
-    /// sowing within about a million laps) and reports what it finished.
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// Lowers the flag again, so that the token can serve the next computation.
-    pub fn reset(&self) {
-        self.0.store(false, Ordering::Relaxed);
-    }
-
-    /// Whether [`StopToken::stop`] was called (and not reset since).
-    pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// The shared flag itself, for [`solver::SearchConfig::stop`]: the search and the sowings
-    /// inside it then stop together.
-    pub fn flag(&self) -> &Arc<AtomicBool> {
-        &self.0
-    }
-
-    /// The borrowed form that the sowing code takes.
-    pub fn as_stop(&self) -> Stop<'_> {
-        Stop(&self.0)
-    }
-}
-
-/// A borrowed stop flag, as the sowing code takes it: one pointer, `Copy`, cheap to pass down
-/// every call. [`Stop::never`] for computations nobody stops.
-#[derive(Clone, Copy, Debug)]
-pub struct Stop<'a>(&'a AtomicBool);
-
-/// The flag behind [`Stop::never`]: never raised.
-static NEVER: AtomicBool = AtomicBool::new(false);
-
-impl Stop<'static> {
-    /// A stop that is never raised: the computation runs to its end.
-    #[inline]
-    pub fn never() -> Self {
-        Stop(&NEVER)
-    }
-}
-
-impl<'a> Stop<'a> {
-    /// The stop of a raw flag (a search's stop flag, [`solver::Game::children_until`]).
-    #[inline]
-    pub fn of(flag: &'a AtomicBool) -> Self {
-        Stop(flag)
-    }
-
-    /// Whether the computation was asked to stop.
-    #[inline]
-    pub fn is_raised(self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// A computation gave up because its stop token was raised. What it finished before stays
-/// valid; nothing wrong was computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Abandoned;
-
-impl fmt::Display for Abandoned {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("abandoned: asked to stop before it finished")
-    }
-}
-
-impl std::error::Error for Abandoned {}
+pub use solver::stop::{Abandoned, Stop, StopToken};
 
 /// The value of a computation run with [`Stop::never`], which cannot be abandoned.
 #[inline(always)]

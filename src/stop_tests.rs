@@ -18,7 +18,7 @@ fn config(token: &StopToken) -> SearchConfig {
     SearchConfig {
         threads: 1,
         tt_bytes: 16 << 20,
-        stop: Some(token.flag().clone()),
+        stop: Some(token.clone()),
         ..SearchConfig::default()
     }
 }

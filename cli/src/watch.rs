@@ -5,12 +5,12 @@
 //! play (a signal goes back to the prompt) all run their work through it.
 
 use crate::signal;
+use mancala::stop::StopToken;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// How often the watcher looks at the signal flag and redraws the spinner.
+/// How often the watcher looks at the signal token and redraws the spinner.
 const POLL: Duration = Duration::from_millis(50);
 
 /// What a signal does to the watched work.
@@ -19,10 +19,10 @@ pub enum OnSignal {
     /// End the process with [`crate::exit::INTERRUPTED`] (after removing half-written table
     /// files): for work that never looks at a stop token, a table layer or a long sowing.
     Exit,
-    /// Raise the stop token; the signal flag stays raised, so the caller can tell a signal from
+    /// Raise the stop token; the signal token stays raised, so the caller can tell a signal from
     /// the deadline ([`signal::interrupted`]).
     Stop,
-    /// Raise the stop token and lower the signal flag: the signal is consumed, and the next
+    /// Raise the stop token and lower the signal token: the signal is consumed, and the next
     /// one is a first signal again (interactive play goes back to the prompt).
     Consume,
 }
@@ -57,7 +57,7 @@ impl<'a> Spinner<'a> {
 pub struct Watcher<'a> {
     what: String,
     on_signal: OnSignal,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<StopToken>,
     deadline: Option<Duration>,
     spinner: Option<Spinner<'a>>,
 }
@@ -65,8 +65,9 @@ pub struct Watcher<'a> {
 impl<'a> Watcher<'a> {
     /// A watcher of `what` (words for the messages: "sowing", "verifying the tables").
     pub fn new(what: impl Into<String>, on_signal: OnSignal) -> Self {
-        // Installs the handler now, so a signal from here on raises the flag instead of killing.
-        let _ = signal::flag();
+        // Installs the handler now, so a signal from here on raises the token instead of
+        // killing.
+        let _ = signal::token();
         Self {
             what: what.into(),
             on_signal,
@@ -78,7 +79,7 @@ impl<'a> Watcher<'a> {
 
     /// The stop token that a signal ([`OnSignal::Stop`], [`OnSignal::Consume`]) or the deadline
     /// raises.
-    pub fn stop(mut self, stop: Arc<AtomicBool>) -> Self {
+    pub fn stop(mut self, stop: StopToken) -> Self {
         self.stop = Some(stop);
         self
     }
@@ -98,7 +99,7 @@ impl<'a> Watcher<'a> {
     }
 
     /// Runs `work` under the watch, until it returns. With a stop token, `work` must look at
-    /// it (a search's stop flag reaches the sowings inside the search too, [`mancala::stop`]),
+    /// it (a search's stop token reaches the sowings inside the search too, [`mancala::stop`]),
     /// so it returns soon after a stop, with what it had finished.
     /// (`work` runs on this thread, the watch on another.)
     pub fn run<T>(self, work: impl FnOnce() -> T) -> T {
@@ -114,7 +115,7 @@ impl<'a> Watcher<'a> {
     /// The watching thread: returns when `done` is closed (the work ended).
     fn watch(self, done: &mpsc::Receiver<()>) {
         let started = Instant::now();
-        let flag = signal::flag();
+        let signals = signal::token();
         let terminal = std::io::stderr().is_terminal();
         let mut bar: Option<indicatif::ProgressBar> = None;
         let mut next_log = self
@@ -124,8 +125,8 @@ impl<'a> Watcher<'a> {
         let mut stopped = false;
         loop {
             let signalled = match self.on_signal {
-                OnSignal::Consume => flag.swap(false, Ordering::Relaxed),
-                OnSignal::Exit | OnSignal::Stop => flag.load(Ordering::Relaxed),
+                OnSignal::Consume => signals.take(),
+                OnSignal::Exit | OnSignal::Stop => signals.is_stopped(),
             };
             let left = self.deadline.map(|l| l.saturating_sub(started.elapsed()));
             if !stopped && (signalled || left == Some(Duration::ZERO)) {
@@ -140,7 +141,7 @@ impl<'a> Watcher<'a> {
                     ));
                 }
                 if let Some(stop) = &self.stop {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                 }
                 stopped = true;
             }
@@ -179,7 +180,7 @@ mod tests {
     use super::*;
     use std::sync::{Mutex, MutexGuard};
 
-    /// One watcher test at a time: they share the process-wide signal flag, which one of them
+    /// One watcher test at a time: they share the process-wide signal token, which one of them
     /// raises.
     fn one_at_a_time() -> MutexGuard<'static, ()> {
         static LOCK: Mutex<()> = Mutex::new(());
@@ -187,9 +188,9 @@ mod tests {
     }
 
     /// Waits for `stop` (at most ten seconds); the time it took.
-    fn wait_for(stop: &AtomicBool) -> Duration {
+    fn wait_for(stop: &StopToken) -> Duration {
         let started = Instant::now();
-        while !stop.load(Ordering::Relaxed) && started.elapsed() < Duration::from_secs(10) {
+        while !stop.is_stopped() && started.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(1));
         }
         started.elapsed()
@@ -198,12 +199,12 @@ mod tests {
     #[test]
     fn the_deadline_raises_the_stop_token_and_run_returns_the_works_result() {
         let _one = one_at_a_time();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let waited = Watcher::new("waiting", OnSignal::Stop)
             .stop(stop.clone())
             .deadline(Some(Duration::from_millis(50)))
             .run(|| wait_for(&stop));
-        assert!(stop.load(Ordering::Relaxed));
+        assert!(stop.is_stopped());
         assert!(waited >= Duration::from_millis(50), "{waited:?}");
         assert!(waited < Duration::from_secs(10), "the deadline never came");
     }
@@ -211,36 +212,33 @@ mod tests {
     #[test]
     fn no_deadline_no_signal_no_stop() {
         let _one = one_at_a_time();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let r = Watcher::new("adding", OnSignal::Stop)
             .stop(stop.clone())
             .run(|| 2 + 2);
         assert_eq!(r, 4);
-        assert!(!stop.load(Ordering::Relaxed));
+        assert!(!stop.is_stopped());
     }
 
     #[test]
-    fn a_consumed_signal_stops_the_work_and_lowers_the_flag() {
+    fn a_consumed_signal_stops_the_work_and_lowers_the_signal_token() {
         let _one = one_at_a_time();
-        let flag = signal::flag();
-        let stop = Arc::new(AtomicBool::new(false));
-        flag.store(true, Ordering::Relaxed);
+        let signalled = signal::token();
+        let stop = StopToken::new();
+        signalled.stop();
         Watcher::new("waiting", OnSignal::Consume)
             .stop(stop.clone())
             .run(|| wait_for(&stop));
-        assert!(
-            stop.load(Ordering::Relaxed),
-            "the signal did not stop the work"
-        );
-        assert!(!flag.load(Ordering::Relaxed), "the signal was not consumed");
+        assert!(stop.is_stopped(), "the signal did not stop the work");
+        assert!(!signalled.is_stopped(), "the signal was not consumed");
         // A Stop watcher leaves it raised, so that the caller can tell a signal from a deadline.
-        let stop = Arc::new(AtomicBool::new(false));
-        flag.store(true, Ordering::Relaxed);
+        let stop = StopToken::new();
+        signalled.stop();
         Watcher::new("waiting", OnSignal::Stop)
             .stop(stop.clone())
             .run(|| wait_for(&stop));
-        assert!(stop.load(Ordering::Relaxed));
+        assert!(stop.is_stopped());
         assert!(signal::interrupted());
-        flag.store(false, Ordering::Relaxed);
+        signalled.reset();
     }
 }

@@ -16,11 +16,11 @@ use crate::watch::watch;
 use crate::with_pos;
 use mancala::answers::{Analyzer, AnalyzerConfig, Limits};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, SanYao, WalakPussa};
+use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// One library analyzer per game, made on first use.
@@ -156,7 +156,7 @@ impl PyAnalyzer {
         job: impl FnOnce(&mut Analyzer<R>, &Limits) -> T + Send,
     ) -> PyResult<T> {
         let limit = limit(time_limit)?;
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let limits = Limits {
             time: None,
             stop: Some(stop.clone()),

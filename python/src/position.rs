@@ -6,13 +6,11 @@ use crate::with_pos;
 use mancala::board::{Move, Side};
 use mancala::notation::{PitStatus, RoundSetup, Setup};
 use mancala::rules::GameKind;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::variant::Variant;
 use mancala::{Abandoned, IllegalMove, Position};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// A position of one of the five games, in docs/rules.md notation
 /// (`4,4,4,4,4,4/4,4,4,4,4,4/0,0/S`: South's pits in move order, North's, the stores, the side
@@ -97,9 +95,9 @@ fn stoppable<R: Wrap, T: Send>(
     if !R::CAN_CYCLE {
         return work(q, Stop::never()).map_err(|_| unreachable!("a sowing nobody stops"));
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let done = crate::watch::watch(py, None, &stop, move || work(q, Stop::of(&flag)))?;
+    let stop = StopToken::new();
+    let looked_at = stop.clone();
+    let done = crate::watch::watch(py, None, &stop, move || work(q, looked_at.as_stop()))?;
     done.value.map_err(|_| {
         pyo3::exceptions::PyKeyboardInterrupt::new_err("stopped in the middle of a long sowing")
     })

@@ -16,11 +16,10 @@ use mancala::board::Move;
 use mancala::review::{
     review as grade, AnalyzerSource, Limit, MoveReview, ReviewError, ReviewOptions, Thresholds,
 };
+use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::prelude::*;
 use solver::SearchError;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// One move of a game, graded against perfect play. Values are final South-minus-North
 /// scores; `loss` is in seeds from the mover's side. Where the time limit stopped a search, the
@@ -132,7 +131,7 @@ fn review_in<R: Wrap>(
     options: &ReviewOptions,
 ) -> PyResult<Vec<PyMoveReview>> {
     let moves = moves_of(start, moves)?;
-    let abort = Arc::new(AtomicBool::new(false));
+    let abort = StopToken::new();
     let w = watch(py, None, &abort, || {
         let mut analyzer = Analyzer::new(config);
         let graded = grade(

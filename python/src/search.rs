@@ -10,6 +10,7 @@ use crate::watch::watch;
 use crate::with_pos;
 use mancala::endgame::{default_dir, open_for_search, MancalaIndexer};
 use mancala::round_perfect::{Reason, RoundPerfect};
+use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::exceptions::PyTimeoutError;
 use pyo3::prelude::*;
@@ -17,7 +18,6 @@ use pyo3::types::PyDict;
 use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
 use solver::Game;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tables::Tablebase;
@@ -153,7 +153,7 @@ fn run<R: Wrap, T: Send>(
     let mut cfg = o.config(p);
     let progress = Arc::new(Progress::new());
     cfg.progress = Some(progress.clone());
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     cfg.stop = Some(stop.clone());
     let started = Instant::now();
     let tb = o

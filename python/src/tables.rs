@@ -9,6 +9,7 @@ use crate::watch::SLICE;
 use crate::with_pos;
 use mancala::board::MAX_BOARD_SEEDS;
 use mancala::endgame::{default_dir, open, table_id, Hold, MancalaIndexer};
+use mancala::stop::StopToken;
 use mancala::variant::Variant;
 use mancala::Position;
 use pyo3::prelude::*;
@@ -16,7 +17,6 @@ use pyo3::types::PyDict;
 use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use tables::{BuildOptions, LayerReport, TableError, Tablebase};
 
@@ -171,7 +171,7 @@ fn build_in<R: Wrap>(
     }
     // Ctrl-C or an exception in the progress callback raises the build's stop token: the layer
     // being solved is dropped within a few thousand positions, the finished layers stay.
-    let cancel = Arc::new(AtomicBool::new(false));
+    let cancel = StopToken::new();
     let opts = BuildOptions {
         threads,
         cyclic_by_graph: false,
@@ -194,7 +194,7 @@ fn build_in<R: Wrap>(
                 Ok(r) => {
                     if let (Some(cb), None) = (progress, &stopped_by) {
                         if let Err(e) = layer_dict(py, &r).and_then(|d| cb.call1((d,))) {
-                            cancel.store(true, Ordering::Relaxed);
+                            cancel.stop();
                             stopped_by = Some(e);
                         }
                     }
@@ -204,7 +204,7 @@ fn build_in<R: Wrap>(
             }
             if stopped_by.is_none() {
                 if let Err(e) = py.check_signals() {
-                    cancel.store(true, Ordering::Relaxed);
+                    cancel.stop();
                     stopped_by = Some(e);
                 }
             }

@@ -1,11 +1,11 @@
 //! Running engine work off the GIL while the calling thread stays responsive: the work runs on
 //! its own thread; the caller waits for it in short slices with the GIL released, and between
-//! slices raises the work's own stop flag at the deadline or when Python has a pending signal
+//! slices raises the work's own stop token at the deadline or when Python has a pending signal
 //! (Ctrl-C), so that two searches in one process stop independently.
 
+use mancala::stop::StopToken;
 use pyo3::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How long the caller waits between looks at the clock and at Python's signals: well under the
@@ -16,7 +16,7 @@ pub(crate) const SLICE: Duration = Duration::from_millis(50);
 pub struct Watched<T> {
     /// What the work returned.
     pub value: T,
-    /// Whether the deadline raised the stop flag.
+    /// Whether the deadline raised the stop token.
     pub timed_out: bool,
 }
 
@@ -27,7 +27,7 @@ pub struct Watched<T> {
 pub fn watch<T: Send>(
     py: Python<'_>,
     limit: Option<Duration>,
-    stop: &Arc<AtomicBool>,
+    stop: &StopToken,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<Watched<T>> {
     let started = Instant::now();
@@ -52,11 +52,11 @@ pub fn watch<T: Send>(
             }
             if !timed_out && limit.is_some_and(|l| started.elapsed() >= l) {
                 timed_out = true;
-                stop.store(true, Ordering::Relaxed);
+                stop.stop();
             }
             if signal.is_none() {
                 if let Err(e) = py.check_signals() {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                     signal = Some(e);
                 }
             }

@@ -21,12 +21,8 @@
 //! a play, and a move that wins anything (`gain != 0`) strictly lowers it.
 
 use std::fmt::Debug;
-use std::sync::atomic::AtomicBool;
 
-/// A move generation that gave up because the search's stop flag was raised
-/// ([`Game::children_until`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stopped;
+use crate::stop::{Abandoned, Stop};
 
 /// The most legal moves any position of any supported game can have.
 pub const MAX_MOVES: usize = 32;
@@ -143,12 +139,12 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
 
     /// [`Game::children`] inside a search that `stop` stops. A game whose move generation can
     /// itself run for a long time (a move whose effect takes billions of steps to work out) looks
-    /// at `stop` now and then and gives up with `Err(Stopped)` once it is raised, leaving `out`
+    /// at `stop` now and then and gives up with `Err(Abandoned)` once it is raised, leaving `out`
     /// unspecified; the search then stops as if it had seen the flag itself. Without this a
     /// search could only be stopped between nodes, never inside one. The default generates the
     /// children and never gives up.
     #[inline]
-    fn children_until(&self, out: &mut Children<Self>, stop: &AtomicBool) -> Result<(), Stopped> {
+    fn children_until(&self, out: &mut Children<Self>, stop: Stop<'_>) -> Result<(), Abandoned> {
         let _ = stop;
         self.children(out);
         Ok(())

@@ -10,6 +10,7 @@
 //! - [`search`]: alpha-beta with MTD(f) / null-window bisection at the root, parallel driver.
 //! - [`retro`]: retrograde analysis, layer by layer, over an indexable game.
 //! - [`lookahead`]: a depth-limited heuristic search, for a move to play where no exact one is known.
+//! - [`stop`]: stopping a computation from outside, as a value ([`StopToken`], [`Stop`], [`Abandoned`]).
 
 #![deny(missing_docs)]
 
@@ -18,12 +19,13 @@ pub mod lookahead;
 mod memory;
 pub mod retro;
 pub mod search;
+pub mod stop;
 pub mod tt;
 
 #[cfg(test)]
 mod toy;
 
-pub use game::{Child, Children, FixedVec, Game, Stopped, MAX_MOVES};
+pub use game::{Child, Children, FixedVec, Game, MAX_MOVES};
 pub use memory::{advise_huge_pages, huge_vec, prefetch, return_freed_blocks, try_vec, AllocError};
 pub use retro::{
     layer_working_bytes, placed_moves, solve_layer, solve_layer_by_graph, solve_layer_split,
@@ -33,4 +35,5 @@ pub use search::{
     analyze, solve, Oracle, OracleFault, OracleSlot, Progress, Proven, SearchConfig, SearchError,
     SearchResult, Solver,
 };
+pub use stop::{Abandoned, Stop, StopToken};
 pub use tt::{TranspositionTable, TtError};

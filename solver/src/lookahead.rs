@@ -6,7 +6,7 @@
 //! labelled as unproven, next to the bounds the exact search did prove.
 
 use crate::game::{Children, Game};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Stop;
 
 /// What [`best_move`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ const STOP_CHECK: u32 = 1024;
 /// through [`Game::children_until`] with `stop`: a move whose sowing runs billions of laps
 /// (docs/rules.md §2.9) would otherwise keep the look-ahead, and whoever waits for its move,
 /// running long after the stop.
-pub fn best_move<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Guess<G::Move>> {
+pub fn best_move<G: Game>(pos: &G, depth: u32, stop: Stop<'_>) -> Option<Guess<G::Move>> {
     let mut children = Children::new();
     pos.children_until(&mut children, stop).ok()?;
     let mut search = Search {
@@ -55,7 +55,7 @@ pub fn best_move<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Gues
 }
 
 struct Search<'a> {
-    stop: &'a AtomicBool,
+    stop: Stop<'a>,
     budget: u32,
     stopped: bool,
 }
@@ -76,7 +76,7 @@ impl Search<'_> {
         self.budget -= 1;
         if self.budget == 0 {
             self.budget = STOP_CHECK;
-            self.stopped |= self.stop.load(Ordering::Relaxed);
+            self.stopped |= self.stop.is_raised();
         }
         if self.stopped {
             return 0;
@@ -116,11 +116,11 @@ mod tests {
     /// and the move achieves it.
     #[test]
     fn a_horizon_past_the_end_gives_the_exact_value() {
-        let never = AtomicBool::new(false);
+        let never = Stop::never();
         for seed in 0..20 {
             let g = take_game(seed, 14, -5, 9);
             let exact = minimax(&g, &mut HashMap::new());
-            let guess = best_move(&g, 20, &never).unwrap();
+            let guess = best_move(&g, 20, never).unwrap();
             assert_eq!(guess.estimate, exact, "seed {seed}");
             let mut children = Children::new();
             g.children(&mut children);
@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn no_move_when_over_or_stopped() {
         let g = take_game(1, 10, -5, 9);
-        assert!(best_move(&Take { n: 0, ..g }, 3, &AtomicBool::new(false)).is_none());
-        assert!(best_move(&g, 30, &AtomicBool::new(true)).is_none());
+        assert!(best_move(&Take { n: 0, ..g }, 3, Stop::never()).is_none());
+        assert!(best_move(&g, 30, Stop::raised()).is_none());
     }
 }

@@ -94,31 +94,6 @@ pub fn fault_in(ptr: *const u8, bytes: usize) -> bool {
     }
 }
 
-/// The size in bytes of the largest cache the processor reports (its last level), read once;
-/// `None` where the system does not say (Linux reports it in
-/// `/sys/devices/system/cpu/cpu0/cache/index*/size`).
-pub fn last_level_cache_bytes() -> Option<usize> {
-    static BYTES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    *BYTES.get_or_init(|| {
-        let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
-        dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("size")).ok())
-            .filter_map(|s| cache_size(&s))
-            .max()
-    })
-}
-
-/// A cache size as sysfs writes it: `48K`, `2048K`, `32M` or a plain number of bytes.
-fn cache_size(text: &str) -> Option<usize> {
-    let t = text.trim();
-    let (digits, unit) = match t.char_indices().last()? {
-        (i, 'K') => (&t[..i], 1 << 10),
-        (i, 'M') => (&t[..i], 1 << 20),
-        (i, 'G') => (&t[..i], 1 << 30),
-        _ => (t, 1),
-    };
-    digits.parse::<usize>().ok()?.checked_mul(unit)
-}
-
 /// Memory that could not be allocated: how much, and what for.
 ///
 /// The sizes of a build's arrays come from its layers' lengths, so a request the machine cannot
@@ -169,21 +144,4 @@ pub fn huge_vec<T: Send>(
     advise_huge_pages(v.as_ptr().cast::<u8>(), n * std::mem::size_of::<T>());
     v.par_extend((0..n).into_par_iter().map(|_| make()));
     Ok(v)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cache_size;
-
-    #[test]
-    fn cache_sizes_read_as_sysfs_writes_them() {
-        assert_eq!(cache_size("48K\n"), Some(48 << 10));
-        assert_eq!(cache_size("491520K"), Some(480 << 20));
-        assert_eq!(cache_size("32M"), Some(32 << 20));
-        assert_eq!(cache_size("1G"), Some(1 << 30));
-        assert_eq!(cache_size("65536"), Some(65536));
-        for bad in ["", "K", "12Q", "-4K", "99999999999999999999G"] {
-            assert_eq!(cache_size(bad), None, "{bad:?}");
-        }
-    }
 }

@@ -55,6 +55,7 @@ use super::sizing::TableSize;
 use crate::board::{Move, Side};
 use crate::endgame::{default_dir, MancalaIndexer};
 use crate::rules::Rules;
+use crate::stop::{Stop, StopToken};
 use crate::Position;
 
 /// Which endgame tables an analyzer searches with.
@@ -110,14 +111,14 @@ impl Default for AnalyzerConfig {
     }
 }
 
-/// When a question must be answered by: a time limit, a stop flag raised from outside, or
+/// When a question must be answered by: a time limit, a stop token raised from outside, or
 /// neither. A search stopped by either answers with what it proved.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Stop searching after this long.
     pub time: Option<Duration>,
-    /// Stop searching once this flag is raised.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Stop searching once this token is raised.
+    pub stop: Option<StopToken>,
 }
 
 impl Limits {
@@ -225,8 +226,8 @@ impl<R: Rules> Slot<R> {
 /// Asks for values: see the [module documentation](self).
 pub struct Analyzer<R: Rules> {
     config: AnalyzerConfig,
-    /// The search's stop flag, raised by [`Limits`] through the watch of each call.
-    stop: Arc<AtomicBool>,
+    /// The search's stop, raised by [`Limits`] through the watch of each call.
+    stop: StopToken,
     /// The search's live counters (nodes, bounds of the job running), for a progress display.
     progress: Arc<Progress>,
     slot: Option<Slot<R>>,
@@ -242,7 +243,7 @@ impl<R: Rules> Analyzer<R> {
     pub fn new(config: AnalyzerConfig) -> Self {
         Self {
             config,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: StopToken::new(),
             progress: Arc::new(Progress::new()),
             slot: None,
             memory: None,
@@ -403,7 +404,7 @@ impl<R: Rules> Analyzer<R> {
             return Ok(());
         }
         if let Some(tb) = self.tables_for(p)? {
-            Oracle::<Position<R>>::audit(tb, p, &self.stop);
+            Oracle::<Position<R>>::audit(tb, p, self.stop.as_stop());
             if let Some(fault) = Oracle::<Position<R>>::fault(tb) {
                 return Err(AnalyzerError::Search(SearchError::Oracle(fault)));
             }
@@ -483,9 +484,9 @@ impl<R: Rules> Analyzer<R> {
         Ok(&mut self.slot.as_mut().expect("the slot was just filled").solver)
     }
 
-    /// Runs `job` with the search's stop flag lowered, raising it when `limits` say so.
+    /// Runs `job` with the search's stop lowered, raising it when `limits` say so.
     fn watched<T>(&mut self, limits: &Limits, job: impl FnOnce(&mut Self) -> T) -> T {
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop.reset();
         if limits.time.is_none() && limits.stop.is_none() {
             return job(self);
         }
@@ -496,12 +497,9 @@ impl<R: Rules> Analyzer<R> {
             scope.spawn(|| {
                 while !done.load(Ordering::Relaxed) {
                     let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    let asked = limits
-                        .stop
-                        .as_ref()
-                        .is_some_and(|s| s.load(Ordering::Relaxed));
+                    let asked = limits.stop.as_ref().is_some_and(StopToken::is_stopped);
                     if late || asked {
-                        stop.store(true, Ordering::Relaxed);
+                        stop.stop();
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(2));
@@ -763,7 +761,9 @@ impl<R: Rules> Analyzer<R> {
             // A relay past 2^20 laps: sown again under the limits, which may stop it.
             None => {
                 let stop = self.stop.clone();
-                self.watched(limits, |_| p.children_until(&mut children, &stop).is_ok())
+                self.watched(limits, |_| {
+                    p.children_until(&mut children, stop.as_stop()).is_ok()
+                })
             }
         };
         if !sown {
@@ -923,16 +923,14 @@ impl<R: Rules> Analyzer<R> {
     }
 }
 
-/// Raised from the start: a sowing under it ends as usual unless it is a relay still going at
-/// the sowing's first look at its stop (2^20 laps), which gives up at once. The shortcuts that
-/// need a position's children (the book, the memory, a known PV) sow under it, so that an
-/// endless-looking relay never holds them: the search, which its limits stop, takes over.
-static RAISED: AtomicBool = AtomicBool::new(true);
-
-/// The children of `p` when none of its moves is a relay past 2^20 laps ([`RAISED`]).
+/// The children of `p` when none of its moves is a relay past 2^20 laps: sown under
+/// [`Stop::raised`], so a sowing ends as usual unless it is a relay still going at the sowing's
+/// first look at its stop, which gives up at once. The shortcuts that need a position's
+/// children (the book, the memory, a known PV) sow under it, so that an endless-looking relay
+/// never holds them: the search, which its limits stop, takes over.
 fn quick_children<R: Rules>(p: &Position<R>) -> Option<Children<Position<R>>> {
     let mut children = Children::new();
-    p.children_until(&mut children, &RAISED).ok()?;
+    p.children_until(&mut children, Stop::raised()).ok()?;
     Some(children)
 }
 

@@ -1,9 +1,6 @@
 //! The analyzer against the plain search ([`crate::analyze`], [`crate::solve`]): the same values
 //! from a kept table, and bounds that hold when a search is stopped.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 use super::*;
 use crate::rules::Kalah;
 use crate::{Position, SearchConfig};
@@ -53,7 +50,8 @@ fn one_analyzer_answers_a_game_move_by_move_as_fresh_searches_do() {
 fn a_stopped_analysis_answers_with_bounds_that_hold() {
     let mut a = analyzer();
     let p = Position::start(Kalah::default(), 4, 4).unwrap();
-    let stop = Arc::new(AtomicBool::new(true));
+    let stop = crate::StopToken::new();
+    stop.stop();
     let limits = Limits {
         time: None,
         stop: Some(stop),

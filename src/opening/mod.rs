@@ -23,7 +23,7 @@
 //! Transpositions inside a turn are rarer than one might hope (Dakon 6×6: 2.2 million distinct
 //! positions for 2.9 million tree nodes and 7.7 million first turns), and the turn tree grows
 //! by a factor of thousands per hole: Dakon 7×7 has more than 10^9 tree nodes. So the memo is a
-//! bounded direct-mapped cache, and the search takes a stop flag. It runs in two phases:
+//! bounded direct-mapped cache, and the search takes a stop token. It runs in two phases:
 //!
 //! 1. iterative deepening finds the shortest winning turn (exact; cheap, as winning turns are
 //!    short where they exist) or proves that none exists;
@@ -47,11 +47,9 @@ pub use count::Count;
 
 use crate::board::{Move, Pits, Side};
 use crate::rules::Rules;
-use crate::stop::Stop;
+use crate::stop::{Stop, StopToken};
 use crate::Position;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// What is known about the completions of the first turn from one position inside it.
@@ -108,11 +106,11 @@ pub struct Limits {
     pub cache_entries: usize,
     /// Raised from outside (a timer, Ctrl-C) to stop the search; the report then says what was
     /// proved so far.
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<StopToken>,
 }
 
 impl Default for Limits {
-    /// 2^20 cached positions (about 110 MiB), no stop flag.
+    /// 2^20 cached positions (about 110 MiB), no stop token.
     fn default() -> Self {
         Self {
             cache_entries: 1 << 20,
@@ -190,7 +188,7 @@ struct Search<R: Rules> {
     total_seeds: u32,
     len: usize,
     cache: Vec<Option<Slot>>,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<StopToken>,
     stopped: bool,
     nodes: u64,
     edges: u64,
@@ -238,17 +236,14 @@ impl<R: Rules> Search<R> {
 
     fn poll_stop(&mut self) -> bool {
         if !self.stopped && self.nodes.is_multiple_of(4096) {
-            self.stopped = self
-                .stop
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed));
+            self.stopped = self.stop.as_ref().is_some_and(StopToken::is_stopped);
         }
         self.stopped
     }
 
     /// The search's stop, as the sowing code takes it (a sowing of a cyclic game can be long).
-    fn stop_flag(flag: &Option<Arc<AtomicBool>>) -> Stop<'_> {
-        flag.as_deref().map_or(Stop::never(), Stop::of)
+    fn stop_flag(token: &Option<StopToken>) -> Stop<'_> {
+        token.as_ref().map_or(Stop::never(), StopToken::as_stop)
     }
 
     fn offer(&mut self, store: u16) {

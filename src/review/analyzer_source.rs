@@ -5,9 +5,9 @@
 use super::{Best, Bounds, Evaluate, Limit, ReviewError};
 use crate::answers::{self, Analyzer, AnalyzerError, Limits, Source};
 use crate::rules::Rules;
+use crate::stop::StopToken;
 use crate::Position;
 use solver::SearchError;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// Values from an [`Analyzer`] borrowed for the review: its one transposition table serves every
@@ -19,12 +19,12 @@ use std::sync::Arc;
 /// reported.
 pub struct AnalyzerSource<'a, R: Rules> {
     analyzer: &'a mut Analyzer<R>,
-    abort: Option<Arc<AtomicBool>>,
+    abort: Option<StopToken>,
 }
 
 impl<'a, R: Rules> AnalyzerSource<'a, R> {
     /// A source asking `analyzer`; raising `abort` stops the review.
-    pub fn new(analyzer: &'a mut Analyzer<R>, abort: Option<Arc<AtomicBool>>) -> Self {
+    pub fn new(analyzer: &'a mut Analyzer<R>, abort: Option<StopToken>) -> Self {
         Self { analyzer, abort }
     }
 
@@ -43,11 +43,7 @@ impl<'a, R: Rules> AnalyzerSource<'a, R> {
     /// [`ReviewError::Interrupted`] once `abort` is raised: an answer given after it may be a
     /// stopped search's bounds, which the caller did not ask for.
     fn check_abort(&self) -> Result<(), ReviewError> {
-        if self
-            .abort
-            .as_ref()
-            .is_some_and(|a| a.load(Ordering::Relaxed))
-        {
+        if self.abort.as_ref().is_some_and(StopToken::is_stopped) {
             return Err(ReviewError::Interrupted);
         }
         Ok(())

@@ -3,36 +3,36 @@
 
 use super::{Best, Bounds, Evaluate, Limit, ReviewError, Source};
 use crate::rules::Rules;
+use crate::stop::StopToken;
 use crate::Position;
 use solver::search::{Oracle, Progress, Solver};
 use solver::{SearchConfig, SearchError};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-/// How often the timer of a limited search looks at the abort flag.
+/// How often the timer of a limited search looks at the abort token.
 const POLL: Duration = Duration::from_millis(20);
 
 /// Values from one solver: one transposition table for every position asked about (the
 /// positions of a game, or of a batch of games, share what earlier ones proved), endgame tables
 /// when given.
 ///
-/// Each search may be limited ([`Limit`]): a timer beside it raises the solver's own stop flag,
+/// Each search may be limited ([`Limit`]): a timer beside it raises the solver's own stop token,
 /// the search answers the bounds it proved ([`Progress::bounds`]), and the flag is lowered for
 /// the next one. What the search stored in the table stays valid: a stopped search stores only
-/// what it proved. A second flag, `abort`, stops the whole review ([`ReviewError::Interrupted`]).
+/// what it proved. A second token, `abort`, stops the whole review ([`ReviewError::Interrupted`]).
 pub struct SolverSource<'o, R: Rules> {
     solver: Solver<'o, Position<R>>,
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
     progress: Arc<Progress>,
-    abort: Option<Arc<AtomicBool>>,
+    abort: Option<StopToken>,
 }
 
 impl<'o, R: Rules> SolverSource<'o, R> {
     /// A source for `root` and every position with no more seeds on its board of the same
     /// width (the table's keys are sized by `root`): the start of the game, or the largest
-    /// start of a batch. `cfg`'s stop flag and progress counters are replaced by the source's
-    /// own; raising `abort` (a Ctrl-C flag) stops the review.
+    /// start of a batch. `cfg`'s stop token and progress counters are replaced by the source's
+    /// own; raising `abort` (a Ctrl-C token) stops the review.
     ///
     /// # Errors
     /// [`ReviewError::Search`] when the transposition table cannot be built.
@@ -40,9 +40,9 @@ impl<'o, R: Rules> SolverSource<'o, R> {
         root: &Position<R>,
         mut cfg: SearchConfig,
         oracle: Option<&'o dyn Oracle<Position<R>>>,
-        abort: Option<Arc<AtomicBool>>,
+        abort: Option<StopToken>,
     ) -> Result<Self, ReviewError> {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let progress = Arc::new(Progress::new());
         cfg.stop = Some(stop.clone());
         cfg.progress = Some(progress.clone());
@@ -88,8 +88,8 @@ impl<'o, R: Rules> SolverSource<'o, R> {
                         _ => return,
                     }
                     let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    if late || abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed)) {
-                        stop.store(true, Ordering::Relaxed);
+                    if late || abort.as_ref().is_some_and(StopToken::is_stopped) {
+                        stop.stop();
                         return;
                     }
                 });
@@ -98,7 +98,7 @@ impl<'o, R: Rules> SolverSource<'o, R> {
                 r
             })
         };
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop.reset();
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SearchError::Interrupted) if self.aborted() => Err(ReviewError::Interrupted),
@@ -108,9 +108,7 @@ impl<'o, R: Rules> SolverSource<'o, R> {
     }
 
     fn aborted(&self) -> bool {
-        self.abort
-            .as_ref()
-            .is_some_and(|a| a.load(Ordering::Relaxed))
+        self.abort.as_ref().is_some_and(StopToken::is_stopped)
     }
 }
 

@@ -223,7 +223,8 @@ fn the_book_answers_kalah_6x4s_first_move() {
     assert_eq!(m.loss, Bounds::exact(4));
     assert_eq!(m.best_moves.as_deref(), Some(&[Move(3)][..]));
     // An abort raised before the review stops it before any answer.
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let flag = crate::stop::StopToken::new();
+    flag.stop();
     let mut source = AnalyzerSource::new(&mut analyzer, Some(flag));
     let e = review(&mut source, &start, &[Move(6)], &ReviewOptions::default()).unwrap_err();
     assert!(matches!(e, ReviewError::Interrupted), "{e}");

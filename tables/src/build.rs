@@ -2,13 +2,11 @@
 //! written atomically, resuming from whatever valid layers a killed build left behind.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use solver::{
-    layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, LayerError, Lower,
-    Stoppable,
+    layer_working_bytes, solve_layer, solve_layer_by_graph, Game, Indexer, LayerError, Lower, Stop,
+    StopToken, Stoppable,
 };
 
 use crate::atomic_write::write_atomic;
@@ -30,15 +28,13 @@ pub struct BuildOptions {
     /// Raised by the caller to stop the build (a Ctrl-C, a front end's cancel button): the
     /// layer being solved is abandoned within a chunk of a few thousand positions, nothing more
     /// is written, and [`build`] returns [`TableError::Stopped`] with the layers finished.
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<StopToken>,
 }
 
 impl BuildOptions {
     /// Whether the caller has asked the build to stop.
     pub(crate) fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.as_ref().is_some_and(StopToken::is_stopped)
     }
 }
 
@@ -217,10 +213,9 @@ pub fn build<I: Indexer>(
                 plain: &plain,
             };
             let tick = |n: u64| progress.advance(n);
-            let never = AtomicBool::new(false);
             let watch = Stoppable {
                 progress: Some(&tick),
-                stop: opts.stop.as_deref().unwrap_or(&never),
+                stop: opts.stop.as_ref().map_or(Stop::never(), StopToken::as_stop),
             };
             if opts.cyclic_by_graph {
                 pool.install(|| solve_layer_by_graph(ix, layer, &lower, Some(&watch)))

@@ -31,14 +31,13 @@
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use ahash::RandomState;
 
 use rayon::prelude::*;
 use solver::search::{Oracle, OracleFault};
-use solver::{Children, Game, Indexer, OracleSlot};
+use solver::{Children, Game, Indexer, OracleSlot, Stop};
 
 use crate::error::TableError;
 use crate::format::TableId;
@@ -285,8 +284,8 @@ impl<I: Indexer> Tablebase<I> {
     /// # Panics
     /// When the layer of `pos` is not held.
     pub fn check(&self, pos: &I::G) -> Result<(), TableError> {
-        let checked = self.check_until(pos, &AtomicBool::new(false))?;
-        debug_assert!(checked, "a flag nobody raises");
+        let checked = self.check_until(pos, Stop::never())?;
+        debug_assert!(checked, "a stop nobody raises");
         Ok(())
     }
 
@@ -298,7 +297,7 @@ impl<I: Indexer> Tablebase<I> {
     ///
     /// # Panics
     /// As [`Tablebase::check`].
-    pub fn check_until(&self, pos: &I::G, stop: &AtomicBool) -> Result<bool, TableError> {
+    pub fn check_until(&self, pos: &I::G, stop: Stop<'_>) -> Result<bool, TableError> {
         if pos.is_over() {
             return Ok(true);
         }
@@ -351,7 +350,7 @@ impl<I: Indexer> Tablebase<I> {
     /// No lock is held while it runs: a rayon worker waiting inside it may take up another check
     /// of the same layer, which must not wait for this one. Two checks that race both run, and the
     /// first verdict is kept (they agree).
-    fn check_whole(&self, layer: u32, stop: &AtomicBool) -> Result<bool, TableError> {
+    fn check_whole(&self, layer: u32, stop: Stop<'_>) -> Result<bool, TableError> {
         let lc = &self.checks[layer as usize];
         if lc.whole.get().is_none() {
             let Some(v) = verify_layer_until(&self.ix, &self.tables, layer, &Silent, stop) else {
@@ -532,7 +531,7 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
 
     /// Checks `pos` as an answer is checked ([`Tablebase::check_until`]), whatever the sample
     /// says, when its layer is held.
-    fn audit(&self, pos: &I::G, stop: &AtomicBool) {
+    fn audit(&self, pos: &I::G, stop: Stop<'_>) {
         if !pos.is_over() && (pos.layer() as usize) < self.tables.len() {
             if let Err(e) = self.check_until(pos, stop) {
                 let _ = self.fault.set(Arc::new(e));

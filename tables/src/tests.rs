@@ -467,8 +467,7 @@ fn a_closure_too_large_to_walk_checks_its_whole_layer() {
     assert!(!tb.checked_whole(3));
     let p = Piles::<true>([40, 30, 30]);
     // Stopped before the whole check: no verdict, and none kept.
-    let raised = std::sync::atomic::AtomicBool::new(true);
-    assert!(!tb.check_until(&p, &raised).unwrap());
+    assert!(!tb.check_until(&p, solver::Stop::raised()).unwrap());
     assert!(!tb.checked_whole(100));
     assert_eq!(
         tb.value(&p).unwrap(),
@@ -525,11 +524,9 @@ mod split;
 /// and writes the same bytes as a build that was never stopped.
 #[test]
 fn a_stopped_build_keeps_its_finished_layers_and_resumes() {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
     for cyclic in [false, true] {
         let (dir, whole) = (temp_dir("stopped"), temp_dir("unstopped"));
-        let flag = Arc::new(AtomicBool::new(false));
+        let flag = solver::StopToken::new();
         let stoppable = BuildOptions {
             stop: Some(flag.clone()),
             ..opts(2)
@@ -542,7 +539,11 @@ fn a_stopped_build_keeps_its_finished_layers_and_resumes() {
                 7,
                 &stoppable,
                 &crate::Silent,
-                |r| flag.store(r.layer == 3, Ordering::Relaxed),
+                |r| {
+                    if r.layer == 3 {
+                        flag.stop();
+                    }
+                },
             )
         } else {
             build(
@@ -552,7 +553,11 @@ fn a_stopped_build_keeps_its_finished_layers_and_resumes() {
                 7,
                 &stoppable,
                 &crate::Silent,
-                |r| flag.store(r.layer == 3, Ordering::Relaxed),
+                |r| {
+                    if r.layer == 3 {
+                        flag.stop();
+                    }
+                },
             )
         };
         assert!(

@@ -16,8 +16,7 @@
 //! the builder.
 
 use rayon::prelude::*;
-use solver::{Children, Game, Indexer};
-use std::sync::atomic::{AtomicBool, Ordering};
+use solver::{Children, Game, Indexer, Stop};
 
 use crate::progress::Progress;
 use crate::table::Table;
@@ -62,8 +61,7 @@ pub fn verify_layer<I: Indexer>(
     layer: u32,
     progress: &dyn Progress,
 ) -> LayerVerdict {
-    verify_layer_until(ix, tables, layer, progress, &AtomicBool::new(false))
-        .expect("a flag nobody raises")
+    verify_layer_until(ix, tables, layer, progress, Stop::never()).expect("a stop nobody raises")
 }
 
 /// [`verify_layer`], given up (`None`) once `stop` is raised: the chunks not started by then are
@@ -76,7 +74,7 @@ pub fn verify_layer_until<I: Indexer>(
     tables: &[Table],
     layer: u32,
     progress: &dyn Progress,
-    stop: &AtomicBool,
+    stop: Stop<'_>,
 ) -> Option<LayerVerdict> {
     let table = &tables[layer as usize];
     let len = ix.layer_len(layer);
@@ -101,7 +99,7 @@ pub fn verify_layer_until<I: Indexer>(
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
             let mut wrong = 0u64;
             let mut examples = Vec::new();
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_raised() {
                 return (wrong, examples);
             }
             for index in start..end {
@@ -147,7 +145,7 @@ pub fn verify_layer_until<I: Indexer>(
             },
         );
     progress.finish();
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_raised() {
         return None;
     }
     examples.sort_by_key(|e| e.index);

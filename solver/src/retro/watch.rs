@@ -6,7 +6,8 @@
 //! nothing the caller could write (a table file) ever holds them.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::stop::Stop;
 
 use crate::memory::AllocError;
 
@@ -29,12 +30,12 @@ impl<F: Fn(u64) + Sync> LayerWatch for F {
     }
 }
 
-/// A progress callback (optional) and a stop flag: the watch of a build that can be cancelled.
+/// A progress callback (optional) and a stop: the watch of a build that can be cancelled.
 pub struct Stoppable<'a> {
     /// Told of the slots done, when given.
     pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
     /// Raised by the caller to stop the solve.
-    pub stop: &'a AtomicBool,
+    pub stop: Stop<'a>,
 }
 
 impl LayerWatch for Stoppable<'_> {
@@ -45,7 +46,7 @@ impl LayerWatch for Stoppable<'_> {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.is_raised()
     }
 }
 

@@ -1,9 +1,9 @@
-//! How to search: threads, table size, stop flag, progress counters, and the tuning rules.
+//! How to search: threads, table size, stop token, progress counters, and the tuning rules.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::progress::Progress;
+use crate::stop::{Stop, StopToken};
 
 /// How to search.
 ///
@@ -20,17 +20,15 @@ pub struct SearchConfig {
     /// The most the transposition table may grow to, in bytes. A job whose nodes outnumber the
     /// table's entries [`GROW_AFTER`](super::GROW_AFTER) times over is stopped, the table grows
     /// fourfold (keeping every entry) and the job starts again, so a solve allocates about what
-    /// its tree can use. `0`, or no more than `tt_bytes`: the table keeps its size.
+    /// its tree can use; from [`LARGE_TABLE_BYTES`](super::LARGE_TABLE_BYTES) on, only after
+    /// [`GROW_AFTER_LARGE`](super::GROW_AFTER_LARGE) times. `0`, or no more than `tt_bytes`: the
+    /// table keeps its size.
     pub tt_max_bytes: usize,
-    /// The processor's last-level cache in bytes (0: unknown). A growing table at least this
-    /// large grows only after [`GROW_AFTER_PAST_CACHE`](super::GROW_AFTER_PAST_CACHE) times its
-    /// entries in nodes. Default: what the system reports (on Linux, the largest cache of
-    /// `/sys/devices/system/cpu/cpu0/cache`).
-    pub cache_bytes: usize,
-    /// Set this flag to stop the search; it then returns [`SearchError::Interrupted`].
+    /// Raise this token ([`StopToken::stop`]) to stop the search, the move generations inside it
+    /// too; it then returns [`SearchError::Interrupted`].
     ///
     /// [`SearchError::Interrupted`]: super::SearchError::Interrupted
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<StopToken>,
     /// Counters the search keeps up to date for a progress display.
     pub progress: Option<Arc<Progress>>,
     /// Depth of the heuristic iterative-deepening search (with [`Game::estimate`] at the
@@ -79,14 +77,13 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// All available cores, a 256 MiB table, no stop flag, no progress counters, and the tuning
+    /// All available cores, a 256 MiB table, no stop token, no progress counters, and the tuning
     /// defaults documented on each field.
     fn default() -> Self {
         Self {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             tt_bytes: 256 << 20,
             tt_max_bytes: 0,
-            cache_bytes: crate::memory::last_level_cache_bytes().unwrap_or(0),
             stop: None,
             progress: None,
             guess_depth: 16,
@@ -97,5 +94,13 @@ impl Default for SearchConfig {
             head_start_ply: 4,
             wide_table: false,
         }
+    }
+}
+
+impl SearchConfig {
+    /// The stop the search's code looks at: [`SearchConfig::stop`]'s, or one never raised.
+    #[inline]
+    pub(crate) fn borrowed_stop(&self) -> Stop<'_> {
+        self.stop.as_ref().map_or(Stop::never(), StopToken::as_stop)
     }
 }

@@ -46,7 +46,7 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
             match self.sh.guess.load(Ordering::Acquire) {
                 GUESS_STOPPED => return None,
                 GUESS_PENDING => {
-                    if self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    if self.sh.stop.is_raised() {
                         return None;
                     }
                     // The look-ahead spreads its stores over the whole table, so on a large
@@ -104,10 +104,7 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
             return pos.estimate().clamp(-stake, stake);
         }
         let mut children = Children::new();
-        if pos
-            .children_until(&mut children, self.sh.stop_flag())
-            .is_err()
-        {
+        if pos.children_until(&mut children, self.sh.stop).is_err() {
             self.aborted = true;
             return 0;
         }

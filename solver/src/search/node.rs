@@ -174,7 +174,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         self.next_poll = self.stats.nodes + POLL_INTERVAL;
         self.flush();
         if self.sh.done.load(Ordering::Relaxed)
-            || self.sh.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.sh.stop.is_raised()
             || self.sh.outgrown.load(Ordering::Relaxed)
             || self.sh.oracle.is_some_and(|o| o.fault().is_some())
         {
@@ -334,10 +334,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
     ) -> Outcome {
         // Step 6. Generate the children.
         let mut children = Children::new();
-        if pos
-            .children_until(&mut children, self.sh.stop_flag())
-            .is_err()
-        {
+        if pos.children_until(&mut children, self.sh.stop).is_err() {
             // Stopped inside the move generation: the node's caller sees `aborted`.
             self.aborted = true;
             return Outcome {

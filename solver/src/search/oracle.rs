@@ -1,8 +1,8 @@
 //! Exact values from outside the search ([`Oracle`]), such as endgame tables.
 
 use crate::game::Game;
+use crate::stop::Stop;
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Exact values from outside the search, such as endgame tables.
@@ -36,7 +36,7 @@ pub trait Oracle<G: Game>: Sync {
     /// stop flag) is raised, keeping no fault for what it did not finish: the search then
     /// returns [`SearchError::Interrupted`](super::SearchError::Interrupted). The default checks
     /// nothing.
-    fn audit(&self, pos: &G, stop: &AtomicBool) {
+    fn audit(&self, pos: &G, stop: Stop<'_>) {
         let _ = (pos, stop);
     }
 

@@ -34,3 +34,54 @@ pub(super) fn move_order<G: Game>(
     }
     order
 }
+
+#[cfg(test)]
+mod tests {
+    use super::move_order;
+    use crate::game::{Child, Children, Game, MAX_MOVES};
+    use crate::toy::take::{Take, TakeSpec};
+
+    /// The packed sort against a plain stable sort by the documented keys: random lists of up
+    /// to `MAX_MOVES` children with many ties, values at both ends of their range, with and
+    /// without a table move.
+    #[test]
+    fn move_order_is_the_stable_sort_by_its_keys() {
+        static SPEC: TakeSpec = TakeSpec { vals: Vec::new() };
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..20_000 {
+            let n = 1 + next(MAX_MOVES as u64) as usize;
+            let mut kids: Children<Take> = Children::new();
+            for i in 0..n {
+                let gain = match next(4) {
+                    0 => next(3) as i32 - 1,
+                    1 => 510 - next(3) as i32,
+                    2 => next(3) as i32 - 510,
+                    _ => next(1021) as i32 - 510,
+                };
+                kids.push(Child {
+                    mv: i as u8 + 1,
+                    next: Take { spec: &SPEC, n: 0 },
+                    gain,
+                    turn_passed: next(2) == 0,
+                });
+            }
+            let kids = kids.as_slice();
+            let tt_move = (next(3) != 0).then(|| next(MAX_MOVES as u64 + 2) as u8);
+            let got = move_order(kids, tt_move, |_, c| c.gain);
+            let mut want: Vec<usize> = (0..n).collect();
+            want.sort_by_key(|&i| {
+                let c = &kids[i];
+                let tt = tt_move == Some(Take::move_index(c.mv));
+                std::cmp::Reverse((tt, !c.turn_passed, c.gain, Take::order_hint(c.mv)))
+            });
+            let got: Vec<usize> = got[..n].iter().map(|&i| usize::from(i)).collect();
+            assert_eq!(got, want, "{tt_move:?} {:?}", kids);
+        }
+    }
+}

@@ -6,7 +6,6 @@ use super::outcome::SearchError;
 use super::shared::Job;
 use super::threads::Pool;
 use crate::game::{Child, Children, Game};
-use std::sync::atomic::AtomicBool;
 
 impl<G: Game> Pool<'_, G> {
     /// Whether the move to `c` achieves `value` for the mover (it can do no better, as `value` is
@@ -95,9 +94,10 @@ impl<G: Game> Pool<'_, G> {
                 seen.push(k);
             }
             children.clear();
-            let never = AtomicBool::new(false);
-            let stop = self.cfg.stop.as_deref().unwrap_or(&never);
-            if pos.children_until(&mut children, stop).is_err() {
+            if pos
+                .children_until(&mut children, self.cfg.borrowed_stop())
+                .is_err()
+            {
                 return Err(SearchError::Interrupted);
             }
             let kids = children.as_slice();

@@ -8,6 +8,7 @@ use super::defer::BusyMarks;
 use super::oracle::Oracle;
 use super::progress::Progress;
 use crate::game::Game;
+use crate::stop::Stop;
 use crate::tt::{Table, Width};
 
 /// Counters summed over threads.
@@ -64,7 +65,8 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     /// ([`SearchConfig::head_start_ply`] in yes/no tests with a CUT root, 0 in the other jobs:
     /// only the root, when it is an ALL node).
     pub(super) head_start_ply: u32,
-    pub(super) stop: Option<&'a AtomicBool>,
+    /// The search's stop ([`SearchConfig::stop`], or one never raised).
+    pub(super) stop: Stop<'a>,
     pub(super) progress: Option<&'a Progress>,
     /// Raised by the first thread that finishes the job.
     pub(super) done: AtomicBool,
@@ -85,22 +87,12 @@ pub(super) struct Shared<'a, G: Game, W: Width> {
     pub(super) guess: AtomicI32,
 }
 
-/// The stop flag of a search that has none: never raised.
-static NEVER: AtomicBool = AtomicBool::new(false);
-
 /// [`Shared::guess`] before thread 0 has made it.
 pub(super) const GUESS_PENDING: i32 = i32::MIN;
 /// [`Shared::guess`] when thread 0 was stopped before it made it.
 pub(super) const GUESS_STOPPED: i32 = i32::MIN + 1;
 
 impl<'a, G: Game, W: Width> Shared<'a, G, W> {
-    /// The flag a long move generation looks at ([`Game::children_until`]): the search's stop
-    /// flag, or one never raised.
-    #[inline]
-    pub(super) fn stop_flag(&self) -> &'a AtomicBool {
-        self.stop.unwrap_or(&NEVER)
-    }
-
     /// The shared state of `job`, searched as `cfg` says, with nothing proven yet.
     pub(super) fn new(
         tt: &'a Table<W>,
@@ -124,7 +116,7 @@ impl<'a, G: Game, W: Width> Shared<'a, G, W> {
                 Job::AtLeast(_, _, false) => cfg.head_start_ply,
                 Job::AtLeast(..) | Job::Exact(..) | Job::Floor(..) | Job::Guess(..) => 0,
             },
-            stop: cfg.stop.as_deref(),
+            stop: cfg.borrowed_stop(),
             progress: cfg.progress.as_deref(),
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),

@@ -1,7 +1,7 @@
 //! The search checked against slow reference solvers on the toy games of `crate::toy`.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -12,6 +12,7 @@ use super::order::move_order;
 use super::shared::{Job, Shared, GUESS_STOPPED};
 use super::*;
 use crate::game::{Child, Children, Game};
+use crate::stop::{Stop, StopToken};
 use crate::toy::graph::{all_nodes, graph_spec, CycleFlag, Graph, GraphIx, GraphSpec};
 use crate::toy::reference::{brute_all, minimax as brute};
 use crate::toy::take::{take_game, Take, WideKeys};
@@ -299,7 +300,8 @@ fn stop_flag_interrupts() {
         layer: 10,
         idx: 3,
     };
-    let stop = Arc::new(AtomicBool::new(true));
+    let stop = StopToken::new();
+    stop.stop();
     let progress = Arc::new(Progress::new());
     let c = SearchConfig {
         threads: 2,
@@ -312,7 +314,7 @@ fn stop_flag_interrupts() {
         solve(&root, &c, None).unwrap_err(),
         SearchError::Interrupted
     );
-    stop.store(false, Ordering::Relaxed);
+    stop.reset();
     let r = solve(&root, &c, None).unwrap();
     assert_eq!(progress.bounds().0, progress.bounds().1);
     assert!(progress.nodes() >= r.nodes / 2);
@@ -328,7 +330,7 @@ fn bound_is_a_fail_soft_test() {
         if cyclic {
             let fx = fixpoint::<true>(spec);
             let nodes = all_nodes::<true>(spec);
-            let stop = Arc::new(AtomicBool::new(false));
+            let stop = StopToken::new();
             let c = SearchConfig {
                 stop: Some(stop.clone()),
                 ..cfg(2, 1 << 12)
@@ -344,9 +346,9 @@ fn bound_is_a_fail_soft_test() {
                         "{p:?} {t}: {r} vs {f}"
                     );
                 }
-                stop.store(true, Ordering::Relaxed);
+                stop.stop();
                 let _ = s.bound(p, f + 5);
-                stop.store(false, Ordering::Relaxed);
+                stop.reset();
             }
         } else {
             let mut memo = HashMap::new();

@@ -4,7 +4,7 @@
 //! marks, the configuration and the counters) and runs each job on fresh scoped threads; the
 //! first thread to finish answers it and stops the others.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use super::config::SearchConfig;
 use super::defer::BusyMarks;
@@ -14,6 +14,7 @@ use super::oracle::Oracle;
 use super::outcome::SearchError;
 use super::shared::{Job, Shared, Stats};
 use crate::game::{Children, Game};
+use crate::stop::{Stop, StopToken};
 use crate::tt::{Table, Tables, TranspositionTable, Width};
 
 /// Stack size of search threads: the recursion keeps a move list per ply on the stack, and plays
@@ -24,22 +25,28 @@ const STACK_BYTES: usize = 256 << 20;
 /// still grow ([`SearchConfig::tt_max_bytes`]), gives up for a table four times larger.
 pub const GROW_AFTER: u64 = 1;
 
-/// [`GROW_AFTER`] for a table at least as large as the processor's last-level cache
-/// ([`SearchConfig::cache_bytes`]): a bigger one is read from memory, not from the cache, and
-/// takes the kernel's first touches of all its pages, so it must save more nodes to pay.
-pub const GROW_AFTER_PAST_CACHE: u64 = 4;
-const _: () = assert!(GROW_AFTER_PAST_CACHE > GROW_AFTER);
+/// The table size from which a growing table grows only after [`GROW_AFTER_LARGE`] times its
+/// entries in nodes. A table this large costs more than its lookups: the kernel's first touch of
+/// every page (about 2.7 s a GiB of system time here) and a page walk on most lookups, whatever
+/// the processor's cache. So past it, a bigger table must save many more nodes to pay; below it,
+/// the nodes saved win on a small cache as on a large one (docs/performance.md, "Defaults that
+/// hold on any machine").
+pub const LARGE_TABLE_BYTES: usize = 512 << 20;
+
+/// [`GROW_AFTER`] for a table of at least [`LARGE_TABLE_BYTES`].
+pub const GROW_AFTER_LARGE: u64 = 4;
+const _: () = assert!(GROW_AFTER_LARGE > GROW_AFTER);
 
 /// The nodes after which a job in a table of `bytes` bytes and `capacity` entries gives up for a
-/// bigger one, given the cache size (0: unknown) and the bytes the table may still grow by.
-fn grow_after(bytes: usize, capacity: usize, cache_bytes: usize, room: usize) -> u64 {
+/// bigger one, given the bytes the table may still grow by.
+fn grow_after(bytes: usize, capacity: usize, room: usize) -> u64 {
     if room < bytes / 2 || room == 0 {
         // A table at its largest (or a fixed one) never gives up, and then behaves exactly as
         // before growth existed.
         return u64::MAX;
     }
-    let times = if cache_bytes > 0 && bytes >= cache_bytes {
-        GROW_AFTER_PAST_CACHE
+    let times = if bytes >= LARGE_TABLE_BYTES {
+        GROW_AFTER_LARGE
     } else {
         GROW_AFTER
     };
@@ -110,12 +117,7 @@ impl<'o, G: Game> Pool<'o, G> {
             self.busy.clear();
             let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
             // Nodes past which the job gives up for a bigger table.
-            let grow_after = grow_after(
-                self.tt.bytes(),
-                self.tt.capacity(),
-                self.cfg.cache_bytes,
-                room,
-            );
+            let grow_after = grow_after(self.tt.bytes(), self.tt.capacity(), room);
             let (answer, stats, outgrown, bounds) = match self.tt.tables() {
                 Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
                 Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
@@ -125,11 +127,7 @@ impl<'o, G: Game> Pool<'o, G> {
             if let Some(fault) = self.oracle.and_then(|o| o.fault()) {
                 return Err(SearchError::Oracle(fault));
             }
-            let stopped = self
-                .cfg
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self.cfg.stop.as_ref().is_some_and(StopToken::is_stopped);
             if answer.is_some() || !outgrown || stopped {
                 return answer.map(|a| (a, bounds)).ok_or(SearchError::Interrupted);
             }
@@ -147,9 +145,7 @@ impl<'o, G: Game> Pool<'o, G> {
     /// under the stop flag: a root move whose sowing runs billions of laps (docs/rules.md §2.9)
     /// must not keep a stopped search running.
     pub(super) fn root_children(&self, pos: &G, out: &mut Children<G>) -> Result<(), SearchError> {
-        let never = AtomicBool::new(false);
-        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
-        pos.children_until(out, stop)
+        pos.children_until(out, self.cfg.borrowed_stop())
             .map_err(|_| SearchError::Interrupted)
     }
 
@@ -173,14 +169,13 @@ impl<'o, G: Game> Pool<'o, G> {
         let Some(o) = self.oracle else {
             return Ok(());
         };
-        let never = AtomicBool::new(false);
-        let stop = self.cfg.stop.as_deref().unwrap_or(&never);
+        let stop = self.cfg.borrowed_stop();
         if !pos.is_over() {
             audit_with_children(o, pos, stop);
         }
         match o.fault() {
             Some(fault) => Err(SearchError::Oracle(fault)),
-            None if stop.load(Ordering::Relaxed) => Err(SearchError::Interrupted),
+            None if stop.is_raised() => Err(SearchError::Interrupted),
             None => Ok(()),
         }
     }
@@ -188,14 +183,14 @@ impl<'o, G: Game> Pool<'o, G> {
 
 /// Audits the oracle's answers for `pos` and for each of its children (see [`Oracle::audit`])
 /// until `stop` is raised.
-fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: &AtomicBool) {
+fn audit_with_children<G: Game>(oracle: &dyn Oracle<G>, pos: &G, stop: Stop<'_>) {
     oracle.audit(pos, stop);
     let mut children = Children::new();
     if pos.children_until(&mut children, stop).is_err() {
         return;
     }
     for c in children.as_slice() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.is_raised() {
             return;
         }
         oracle.audit(&c.next, stop);
@@ -250,30 +245,25 @@ fn run_on<G: Game, W: Width>(
 
 #[cfg(test)]
 mod tests {
-    use super::{grow_after, GROW_AFTER, GROW_AFTER_PAST_CACHE};
+    use super::{grow_after, GROW_AFTER, GROW_AFTER_LARGE, LARGE_TABLE_BYTES};
 
     #[test]
-    fn a_table_past_the_cache_grows_later() {
+    fn a_large_table_grows_later() {
         let (mib, cap) = (1usize << 20, 1000usize);
         let cap_nodes = cap as u64;
-        // Below the cache, and with the cache unknown: after its entries' worth of nodes.
-        assert_eq!(
-            grow_after(128 * mib, cap, 480 * mib, 4096 * mib),
-            GROW_AFTER * cap_nodes
-        );
-        assert_eq!(
-            grow_after(8192 * mib, cap, 0, 8192 * mib),
-            GROW_AFTER * cap_nodes
-        );
+        // Below the large size: after its entries' worth of nodes.
+        for bytes in [8 * mib, 128 * mib, LARGE_TABLE_BYTES - 1] {
+            assert_eq!(grow_after(bytes, cap, 4096 * mib), GROW_AFTER * cap_nodes);
+        }
         // At or past it: later.
-        for bytes in [480 * mib, 512 * mib] {
+        for bytes in [LARGE_TABLE_BYTES, 2048 * mib] {
             assert_eq!(
-                grow_after(bytes, cap, 480 * mib, 4096 * mib),
-                GROW_AFTER_PAST_CACHE * cap_nodes
+                grow_after(bytes, cap, 8192 * mib),
+                GROW_AFTER_LARGE * cap_nodes
             );
         }
         // No room to grow by half the table: never.
-        assert_eq!(grow_after(512 * mib, cap, 0, 255 * mib), u64::MAX);
-        assert_eq!(grow_after(512 * mib, cap, 0, 0), u64::MAX);
+        assert_eq!(grow_after(512 * mib, cap, 255 * mib), u64::MAX);
+        assert_eq!(grow_after(8 * mib, cap, 0), u64::MAX);
     }
 }

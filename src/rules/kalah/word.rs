@@ -118,6 +118,20 @@ fn lane(word: u128, i: usize) -> u32 {
     (word >> (8 * i)) as u8 as u32
 }
 
+/// The byte in lane `i < 8` (the low half: shifts of one 64-bit register).
+#[inline(always)]
+fn low_lane(word: u128, i: usize) -> u32 {
+    debug_assert!(i < 8);
+    (word as u64 >> (8 * i)) as u8 as u32
+}
+
+/// 0xff in lane `i < 8`.
+#[inline(always)]
+fn low_lane_mask(i: usize) -> u128 {
+    debug_assert!(i < 8);
+    u128::from(0xffu64 << (8 * i))
+}
+
 /// The sum of all lanes (at most 255).
 #[inline(always)]
 fn lane_sum(word: u128) -> u32 {
@@ -190,10 +204,15 @@ impl KalahWord {
     ) {
         debug_assert_eq!(N, self.holes as usize);
         let board = open_store::<N>(pits);
-        for j in 0..N {
-            if lane(board, j) != 0 {
-                f(j, self.sow::<N>(board, j));
-            }
+        // The high bit of each non-empty lane of the mover's row (lanes `0..N`, `N <= 7`: the
+        // low 64 bits), visited lowest first: a branch per move rather than a look at every pit.
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let row = board as u64 & (u64::MAX >> (8 * (8 - N)));
+        let mut full = (((row & LOW7) + LOW7) | row) & !LOW7;
+        while full != 0 {
+            let j = (full.trailing_zeros() / 8) as usize;
+            full &= full - 1;
+            f(j, self.sow::<N>(board, j));
         }
     }
 
@@ -210,20 +229,21 @@ impl KalahWord {
         let c = 2 * N + 1;
         let row = ones(N) * 0xff;
         let opp_row = row << (8 * (N + 1));
-        let s = lane(board, j) as usize;
+        // The mover's row (lanes `0..N`) and the store (lane `N`) are in the low 64 bits.
+        let s = low_lane(board, j) as usize;
         debug_assert!(s > 0);
         let (laps, r) = if s < c { (0, s) } else { (s / c, s % c) };
-        let mut w = (board & !lane_mask(j)) + ones(c) * laps as u128 + MASKS[c][j][r];
+        let mut w = (board & !low_lane_mask(j)) + ones(c) * laps as u128 + MASKS[c][j][r];
         let last = if j + r >= c { j + r - c } else { j + r };
-        let mut banked = lane(w, N);
+        let mut banked = low_lane(w, N);
         let extra_turn = last == N;
         // "Was empty" is "holds 1 now", which also covers the emptied origin refilled by a lap
         // of 2n + 1 seeds (§3.3, example K5).
-        if last < N && lane(w, last) == 1 {
+        if last < N && low_lane(w, last) == 1 {
             let opposite = 2 * N - last;
             let taken = lane(w, opposite);
             if taken > 0 || self.rules.empty_capture {
-                w &= !(lane_mask(last) | lane_mask(opposite));
+                w &= !(low_lane_mask(last) | lane_mask(opposite));
                 banked += 1 + taken;
             }
         }

@@ -23,13 +23,13 @@ use crate::comm::{self, Message, World};
 use anyhow::{bail, Context, Result};
 use mancala::endgame::open_for_search;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::json;
 use solver::search::manager::{Counts, Manager, Order, Outcome, Poll};
 use solver::search::split::{frontier, Journal};
 use solver::{Collective, Game, Oracle, SearchConfig, SearchError, Solver};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -104,7 +104,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     };
     let tables = comm::agree(world, tables)?;
     let oracle = tables.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let cfg = SearchConfig {
         threads,
         tt_bytes: usize::try_from(a.hash_mb << 20).context("--hash-mb is too large")?,
@@ -434,7 +434,7 @@ struct Worker<'s> {
     jobs: Option<mpsc::Sender<(u64, usize, i32)>>,
     answers: mpsc::Receiver<Answer>,
     running: Arc<Mutex<Running>>,
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
     /// Jobs submitted and not yet answered.
     pending: HashSet<u64>,
     thread: std::thread::ScopedJoinHandle<'s, u64>,
@@ -445,7 +445,7 @@ impl<'s> Worker<'s> {
         scope: &'s std::thread::Scope<'s, 'e>,
         mut solver: Solver<'e, G>,
         positions: &'e [G],
-        stop: Arc<AtomicBool>,
+        stop: StopToken,
     ) -> Self {
         let (jobs, rx) = mpsc::channel::<(u64, usize, i32)>();
         let (tx, answers) = mpsc::channel();
@@ -476,7 +476,7 @@ impl<'s> Worker<'s> {
                         r.now = None;
                         r.cancelled.remove(&id);
                         // A stop raised for this job (if it finished first, its result stands).
-                        halt.store(false, Ordering::Relaxed);
+                        halt.reset();
                     }
                     let answer = match result {
                         Ok(v) => Reply::Bound(v),
@@ -516,7 +516,7 @@ impl<'s> Worker<'s> {
         let mut r = self.running.lock().expect("worker state");
         r.cancelled.insert(id);
         if r.now == Some(id) {
-            self.stop.store(true, Ordering::Relaxed);
+            self.stop.stop();
         }
     }
 
@@ -532,7 +532,7 @@ impl<'s> Worker<'s> {
 
     /// Ends the search thread; returns the nodes it searched.
     fn finish(mut self) -> u64 {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.stop();
         self.jobs = None;
         self.thread
             .join()

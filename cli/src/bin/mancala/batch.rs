@@ -8,10 +8,11 @@
 //! on (exit status 124 then, when no line failed).
 
 use super::solve::{self, SearchArgs};
-use super::{engine, json, move_list, PositionArgs};
+use super::{json, move_list, setup, PositionArgs};
 use anyhow::{bail, Context, Result};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::Progress;
@@ -19,7 +20,6 @@ use solver::search::{SearchError, Solver};
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -125,7 +125,7 @@ pub(super) fn run<R: Rules>(
     let mut cfg = search.config(&root)?;
     // One stop for the solver, lowered before each line and raised by that line's time limit
     // (`--time-limit` bounds each line, not the batch) or by a signal.
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     cfg.stop = Some(stop.clone());
     // Each answer starts the bounds afresh (its audit), so one display serves every line.
     let progress = Arc::new(Progress::new());
@@ -133,12 +133,12 @@ pub(super) fn run<R: Rules>(
     let limit = search.time_limit().map(Duration::from_secs_f64);
     let tb = search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &root))
+        .map(|d| setup::tables_for_search(&d, &root))
         .transpose()?;
     let oracle = tb
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let mut solver = Solver::new(&root, cfg, oracle).map_err(engine::search_error)?;
+    let mut solver = Solver::new(&root, cfg, oracle).map_err(setup::search_error)?;
     let terminal = std::io::stderr().is_terminal();
     let total = lines.len();
     for (done, (n, p)) in lines.iter().enumerate() {
@@ -153,7 +153,7 @@ pub(super) fn run<R: Rules>(
                 continue;
             }
         };
-        stop.store(false, Ordering::Relaxed);
+        stop.reset();
         let nodes_before = progress.nodes();
         let watched = Watcher::new("the batch", OnSignal::Stop)
             .stop(stop.clone())
@@ -229,7 +229,7 @@ pub(super) fn run<R: Rules>(
                 eprintln!("interrupted at line {n}: the lines before it are done");
                 return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
             }
-            Err(e) => return Err(engine::search_error(e)),
+            Err(e) => return Err(setup::search_error(e)),
         }
     }
     if terminal {

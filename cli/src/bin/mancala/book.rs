@@ -80,7 +80,7 @@ pub(super) fn run(a: BookArgs) -> Result<ExitCode> {
 /// search alone.
 fn searcher<R: Rules>(threads: Option<usize>, tables: Option<&Path>) -> Result<Analyzer<R>> {
     Ok(Analyzer::new(AnalyzerConfig {
-        threads: crate::engine::threads(threads)?,
+        threads: crate::setup::threads(threads)?,
         tables: tables.map_or(TablesChoice::Off, |d| TablesChoice::Dir(d.to_path_buf())),
         book: false,
         ..AnalyzerConfig::default()

@@ -11,7 +11,7 @@
 //! `analyze` values it (the book, the memory, the tables, then a search).
 
 use super::solve::{analyzer_error, warn_notes};
-use super::{engine, json, PositionArgs};
+use super::{json, setup, PositionArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use mancala::answers::{book, Limits};
@@ -115,14 +115,14 @@ pub(super) fn run<R: Rules>(a: &DatasetArgs, rules: R) -> Result<ExitCode> {
     let tb = a
         .search
         .tables_dir()
-        .map(|d| engine::tables_for_search(&d, &start))
+        .map(|d| setup::tables_for_search(&d, &start))
         .transpose()?;
     let oracle = tb
         .as_ref()
         .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     let mut cfg = a.search.config(&start)?;
-    cfg.stop = Some(signal::flag());
-    let mut solver = Solver::new(&start, cfg, oracle).map_err(engine::search_error)?;
+    cfg.stop = Some(signal::token());
+    let mut solver = Solver::new(&start, cfg, oracle).map_err(setup::search_error)?;
     let mut rng = SplitMix(a.seed);
     let mut seen: HashSet<Position<R>> = HashSet::new();
     // Perfect play meets the same positions game after game: each is valued once.
@@ -197,7 +197,7 @@ fn analysis<R: Rules>(
                 "the dataset was stopped before it was complete (nothing written)".into(),
             )))
         }
-        Err(e) => return Err(engine::search_error(e)),
+        Err(e) => return Err(setup::search_error(e)),
     };
     let finals: Vec<(Move, i32)> = moves.iter().map(|&(m, v)| (m, p.final_value(v))).collect();
     let sign = p.to_move().map_or(1, Side::sign);
@@ -236,10 +236,9 @@ fn from_book<R: Rules>(a: &DatasetArgs, start: &Position<R>) -> Result<Vec<Strin
         );
     }
     let mut analyzer = a.search.analyzer::<R>()?;
-    let flag = signal::flag();
     let limits = Limits {
         time: None,
-        stop: Some(flag.clone()),
+        stop: Some(signal::token()),
     };
     let terminal = std::io::stderr().is_terminal();
     let mut lines = Vec::new();

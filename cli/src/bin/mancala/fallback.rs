@@ -11,8 +11,8 @@
 
 use mancala::board::Move;
 use mancala::rules::Rules;
+use mancala::stop::{Stop, StopToken};
 use mancala::{PlayError, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -94,9 +94,7 @@ pub fn pick<R: Rules>(p: &Position<R>, worse: &[Move]) -> Fallback {
     for (i, &mv) in order.iter().enumerate() {
         let left = BUDGET.saturating_sub(started.elapsed());
         let share = left / (order.len() - i) as u32;
-        match within(share, |stop| {
-            p.try_play_until(mv, mancala::stop::Stop::of(stop))
-        }) {
+        match within(share, |stop| p.try_play_until(mv, stop)) {
             Ok(_) => return Fallback::FirstToEnd { mv, unfinished },
             Err(PlayError::Abandoned(_)) => unfinished.push(mv),
             // Not a candidate, or proven endless: not a move.
@@ -106,19 +104,19 @@ pub fn pick<R: Rules>(p: &Position<R>, worse: &[Move]) -> Fallback {
     Fallback::CannotPlay { unfinished }
 }
 
-/// Runs `work` with a fresh stop flag that is raised after `limit` (`work` looks at it and
-/// returns soon after), and returns its result.
-pub fn within<T>(limit: Duration, work: impl FnOnce(&AtomicBool) -> T) -> T {
-    let stop = AtomicBool::new(false);
+/// Runs `work` with a fresh stop that is raised after `limit` (`work` looks at it and returns
+/// soon after), and returns its result.
+pub fn within<T>(limit: Duration, work: impl FnOnce(Stop<'_>) -> T) -> T {
+    let stop = StopToken::new();
     let (done, finished) = mpsc::channel::<()>();
     std::thread::scope(|s| {
-        let flag = &stop;
+        let timer = &stop;
         s.spawn(move || {
             if let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
-                flag.store(true, Ordering::Relaxed);
+                timer.stop();
             }
         });
-        let r = work(&stop);
+        let r = work(stop.as_stop());
         drop(done);
         r
     })

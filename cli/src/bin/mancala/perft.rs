@@ -1,13 +1,13 @@
 //! `perft`: move-sequence counts per depth and per first move (`mancala::perft`).
 
-use super::{engine, json, PositionArgs};
+use super::{json, setup, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::Rules;
+use mancala::stop::Stop;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use std::time::Instant;
 
@@ -37,21 +37,20 @@ pub(super) fn run<R: Rules>(args: &PerftArgs, rules: R) -> Result<ExitCode> {
             args.depth
         );
     }
-    let threads = engine::threads(args.threads)?;
+    let threads = setup::threads(args.threads)?;
     let p = args.pos.position(rules)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
     let started = Instant::now();
     // A signal ends the process (exit 130): a partial count means nothing.
-    let never = AtomicBool::new(false);
     let spinner = Spinner::new(Duration::from_secs(1), |_| {
         "counting… (Ctrl-C stops it)".to_string()
     });
     let counts = Watcher::new("counting", OnSignal::Exit)
         .spinner(true, spinner)
-        .run(|| pool.install(|| mancala::perft::perft(&p, args.depth, &never)))
-        .expect("perft stops only on its flag, which nothing raises");
+        .run(|| pool.install(|| mancala::perft::perft(&p, args.depth, Stop::never())))
+        .expect("perft stops only on its stop, which nothing raises");
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     if args.json {

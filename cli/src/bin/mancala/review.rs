@@ -6,7 +6,7 @@
 //! `--tables`/`--no-tables`), then one search with one transposition table.
 
 use super::solve::{analyzer_error, warn_notes, SearchArgs};
-use super::{engine, json, move_list, record, PositionArgs};
+use super::{json, move_list, record, setup, PositionArgs};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use mancala::board::Move;
@@ -15,13 +15,11 @@ use mancala::review::{
     SideSummary, Source, Thresholds,
 };
 use mancala::rules::Rules;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// `mancala review`'s flags.
@@ -127,7 +125,7 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
     // One analyzer for the batch: its search is sized by the first position it searches (a
     // game's start, the largest of its game's), and rebuilt only for a larger one.
     let mut analyzer = a.search.analyzer::<R>()?;
-    let mut source = Shown::new(AnalyzerSource::new(&mut analyzer, Some(signal::flag())));
+    let mut source = Shown::new(AnalyzerSource::new(&mut analyzer, Some(signal::token())));
     for (n, g) in &games {
         let (start, moves) = match g {
             Ok(g) => g,
@@ -190,9 +188,9 @@ pub(crate) fn review_json<R: Rules>(
     search: &SearchArgs,
     rules: R,
     thresholds: Thresholds,
-    stop: &Arc<AtomicBool>,
+    stop: &StopToken,
 ) -> Result<json::Review> {
-    let line = pos.game_line_until(rules, Stop::of(stop))?;
+    let line = pos.game_line_until(rules, stop.as_stop())?;
     let options = ReviewOptions {
         limit: Limit::seconds(search.time_limit()),
         thresholds,
@@ -210,7 +208,7 @@ pub(crate) fn review_json<R: Rules>(
 /// A review error as the user reads it; `what` names the game.
 fn failure(e: ReviewError, what: &str) -> anyhow::Error {
     match e {
-        ReviewError::Search(e) => engine::search_error(e).context(what.to_string()),
+        ReviewError::Search(e) => setup::search_error(e).context(what.to_string()),
         ReviewError::Answers(e) => match std::sync::Arc::into_inner(e) {
             Some(e) => analyzer_error(e).context(what.to_string()),
             None => anyhow!("{what}: the review's sources failed"),
@@ -234,8 +232,8 @@ fn batch_games<R: Rules>(
     let text = super::batch::batch_lines(source)?;
     // The move lines start where the flags say; a bad --position is the command's error.
     // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
-    let flag = signal::flag();
-    let stop = Stop::of(&flag);
+    let signals = signal::token();
+    let stop = signals.as_stop();
     let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
     for (n, t) in &text {

@@ -72,13 +72,13 @@ fn the_guess_is_made_once_and_shared() {
 struct StopAfter {
     after: u64,
     calls: std::sync::atomic::AtomicU64,
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
 }
 
 impl<const C: bool> Oracle<Graph<C>> for StopAfter {
     fn probe(&self, _: &Graph<C>) -> Option<i32> {
         if self.calls.fetch_add(1, Ordering::Relaxed) + 1 == self.after {
-            self.stop.store(true, Ordering::Relaxed);
+            self.stop.stop();
         }
         None
     }
@@ -95,7 +95,7 @@ fn stopped_at<const C: bool>(
     (Result<(), SearchError>, Proven<u8>, u64),
 ) {
     let run = |analysis: bool| {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let oracle = StopAfter {
             after,
             calls: Default::default(),
@@ -143,7 +143,7 @@ fn a_stopped_search_keeps_what_it_proved() {
         let oracle = StopAfter {
             after: u64::MAX,
             calls: Default::default(),
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: StopToken::new(),
         };
         f(&mut Solver::new(&root, cfg(1, 1 << 12), Some(&oracle)).unwrap());
         oracle.calls.load(Ordering::Relaxed)
@@ -215,7 +215,7 @@ impl<const C: bool> Oracle<Graph<C>> for Faulty<'_> {
         self.low.probe(pos)
     }
 
-    fn audit(&self, _: &Graph<C>, _: &std::sync::atomic::AtomicBool) {
+    fn audit(&self, _: &Graph<C>, _: Stop<'_>) {
         self.audited.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -304,7 +304,7 @@ fn a_solve_audits_its_root_and_moves_once() {
 /// An oracle whose audit is where the stop flag goes up (a signal during a long audit): it
 /// counts its audits and its probes.
 struct StopInAudit {
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
     audited: std::sync::atomic::AtomicU64,
     probes: std::sync::atomic::AtomicU64,
 }
@@ -315,10 +315,10 @@ impl<const C: bool> Oracle<Graph<C>> for StopInAudit {
         None
     }
 
-    fn audit(&self, _: &Graph<C>, stop: &AtomicBool) {
-        assert!(!stop.load(Ordering::Relaxed), "audited after the stop");
+    fn audit(&self, _: &Graph<C>, stop: Stop<'_>) {
+        assert!(!stop.is_raised(), "audited after the stop");
         self.audited.fetch_add(1, Ordering::Relaxed);
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.stop();
     }
 }
 
@@ -335,7 +335,7 @@ fn a_stop_during_the_audit_ends_the_answer() {
         .unwrap();
     for threads in [1, 2] {
         for entry in 0..4 {
-            let stop = Arc::new(AtomicBool::new(false));
+            let stop = StopToken::new();
             let oracle = StopInAudit {
                 stop: stop.clone(),
                 audited: Default::default(),

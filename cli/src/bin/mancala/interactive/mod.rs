@@ -128,7 +128,7 @@ pub(super) fn play<R: Rules>(
     let start = pos.position(rules)?;
     if args.tables.is_some() && start.board().has_statuses() {
         // The same refusal, in the same words, as `solve --tables` on such a position.
-        super::engine::tables_for_search(&std::path::PathBuf::new(), &start)?;
+        super::setup::tables_for_search(&std::path::PathBuf::new(), &start)?;
     }
     let tb = args.open_tables(&start)?;
     let prefix = super::move_list::split(&pos.moves)
@@ -159,8 +159,8 @@ fn run<S: session::Session>(
     tb: Option<&Tablebase<MancalaIndexer<S::R>>>,
     head: String,
 ) -> Result<ExitCode> {
-    let threads = super::engine::threads(args.threads)?;
-    let hash = super::engine::hash_bytes(args.hash_mb)?;
+    let threads = super::setup::threads(args.threads)?;
+    let hash = super::setup::hash_bytes(args.hash_mb)?;
     let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<S::R>>);
     let mut engine = think::Engine::new(threads, hash, oracle);
     engine.calibrated = args.calibration.player()?;

@@ -169,7 +169,7 @@ pub(super) fn run<S: Session>(
             Read::Line(l) => l,
         };
         interrupts = 0;
-        if mancala_cli::signal::flag().swap(false, std::sync::atomic::Ordering::Relaxed) {
+        if mancala_cli::signal::token().take() {
             // A signal while waiting for a line (from a pipe: Ctrl-C, a `kill`): leave.
             eprintln!("interrupted: leaving");
             return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));

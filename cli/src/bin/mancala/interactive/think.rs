@@ -1,9 +1,9 @@
 //! The engine of interactive play: exact searches that Ctrl-C abandons without ending the game.
 //!
-//! The Ctrl-C handler is process-wide ([`mancala_cli::signal::flag`]), and its second signal
-//! ends the process. So each search gets a stop flag of its own, and the watcher
-//! ([`OnSignal::Consume`]) turns a raised process flag into a raised stop flag *and lowers the
-//! process flag again*: the signal is consumed, the search ends with
+//! The Ctrl-C handler is process-wide ([`mancala_cli::signal::token`]), and its second signal
+//! ends the process. So each search gets a stop token of its own, and the watcher
+//! ([`OnSignal::Consume`]) turns a raised process token into a raised stop token *and lowers the
+//! process token again*: the signal is consumed, the search ends with
 //! [`SearchError::Interrupted`], and the player is back at the prompt with the game as it was.
 //! The watcher also draws a spinner on a terminal.
 //!
@@ -11,15 +11,15 @@
 //! table's key leaves them out, so a table serves one round's positions and no other; within a
 //! round every search reuses what the earlier ones stored.
 
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::board::Move;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use solver::search::{Oracle, Progress, SearchConfig, SearchError, Solver};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,11 +29,11 @@ const SPINNER_AFTER: Duration = Duration::from_millis(500);
 /// Exact searches for interactive play.
 pub(super) struct Engine<'o, R: Rules> {
     threads: usize,
-    hash_bytes: engine::HashSize,
+    hash_bytes: setup::HashSize,
     /// The endgame tables, for rounds whose pits are all open.
     oracle: Option<&'o dyn Oracle<Position<R>>>,
     /// Raised to abandon the search in progress; lowered before each search.
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
     progress: Arc<Progress>,
     /// The solver of the current round and the round's start.
     solver: Option<(Position<R>, Solver<'o, Position<R>>)>,
@@ -47,17 +47,17 @@ pub(super) struct Engine<'o, R: Rules> {
 impl<'o, R: Rules> Engine<'o, R> {
     pub(super) fn new(
         threads: usize,
-        hash_bytes: engine::HashSize,
+        hash_bytes: setup::HashSize,
         oracle: Option<&'o dyn Oracle<Position<R>>>,
     ) -> Self {
-        // Installs the handler now: from here on a first Ctrl-C raises the flag instead of
+        // Installs the handler now: from here on a first Ctrl-C raises the token instead of
         // killing the process, at the prompt too (where `repl` looks at it after each read).
-        let _ = mancala_cli::signal::flag();
+        let _ = mancala_cli::signal::token();
         Self {
             threads,
             hash_bytes,
             oracle,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: StopToken::new(),
             progress: Arc::new(Progress::new()),
             solver: None,
             calibrated: None,
@@ -76,15 +76,15 @@ impl<'o, R: Rules> Engine<'o, R> {
             self.solver = None;
             let cfg = SearchConfig {
                 threads: self.threads,
-                tt_bytes: engine::tt_bytes(root, self.hash_bytes),
-                tt_max_bytes: engine::tt_max_bytes(root, self.hash_bytes),
+                tt_bytes: setup::tt_bytes(root, self.hash_bytes),
+                tt_max_bytes: setup::tt_max_bytes(root, self.hash_bytes),
                 stop: Some(self.stop.clone()),
                 progress: Some(self.progress.clone()),
                 ..SearchConfig::default()
             };
             // A table slot is an all-open board: rounds with burnt pits or sons go without.
             let oracle = self.oracle.filter(|_| !root.board().has_statuses());
-            let s = Solver::new(root, cfg, oracle).map_err(engine::search_error)?;
+            let s = Solver::new(root, cfg, oracle).map_err(setup::search_error)?;
             self.solver = Some((*root, s));
         }
         Ok(&mut self.solver.as_mut().expect("just made").1)
@@ -101,7 +101,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         job: impl FnOnce(&mut Solver<'o, Position<R>>) -> Result<T, SearchError>,
     ) -> Result<Option<T>> {
         let stop = self.stop.clone();
-        stop.store(false, Ordering::Relaxed);
+        stop.reset();
         let progress = self.progress.clone();
         let nodes_before = progress.nodes();
         let solver = self.solver(root)?;
@@ -123,7 +123,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SearchError::Interrupted) => Ok(None),
-            Err(e) => Err(engine::search_error(e)),
+            Err(e) => Err(setup::search_error(e)),
         }
     }
 

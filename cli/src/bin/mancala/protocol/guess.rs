@@ -9,6 +9,7 @@
 
 use mancala::board::Move;
 use mancala::rules::Rules;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use solver::lookahead;
 use solver::{Children, Game};
@@ -36,13 +37,13 @@ pub(super) struct Guess {
 /// Deepens a look-ahead from `p` until `until`, choosing among the moves not in `worse`;
 /// `None` when not even one ply finished in time (or the game is over).
 pub(super) fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) -> Option<Guess> {
-    let stop = AtomicBool::new(false);
+    let stop = StopToken::new();
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 if Instant::now() >= until {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                     return;
                 }
                 std::thread::sleep(TICK);
@@ -53,7 +54,7 @@ pub(super) fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) 
             if Instant::now() >= until {
                 break;
             }
-            match choose(p, depth, worse, &stop) {
+            match choose(p, depth, worse, stop.as_stop()) {
                 Some(g) => found = Some(g),
                 None => break,
             }
@@ -64,12 +65,7 @@ pub(super) fn deepen<R: Rules>(p: &Position<R>, worse: &[Move], until: Instant) 
 }
 
 /// The `depth`-ply look-ahead's choice among the moves not in `worse`; `None` when stopped.
-fn choose<R: Rules>(
-    p: &Position<R>,
-    depth: u32,
-    worse: &[Move],
-    stop: &AtomicBool,
-) -> Option<Guess> {
+fn choose<R: Rules>(p: &Position<R>, depth: u32, worse: &[Move], stop: Stop<'_>) -> Option<Guess> {
     // Most often the look-ahead's own choice is open: one alpha-beta search from the root.
     let g = lookahead::best_move(p, depth, stop)?;
     if !worse.contains(&g.mv) {
@@ -107,7 +103,7 @@ fn choose<R: Rules>(
             });
         }
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_raised() {
         return None;
     }
     best
@@ -123,7 +119,7 @@ mod tests {
         let p = Position::start(Kalah::default(), 4, 3).unwrap();
         let soon = Instant::now() + Duration::from_millis(200);
         let g = deepen(&p, &[], soon).expect("a look-ahead finishes in time");
-        let fixed = lookahead::best_move(&p, g.depth, &AtomicBool::new(false)).unwrap();
+        let fixed = lookahead::best_move(&p, g.depth, Stop::never()).unwrap();
         assert_eq!((g.mv, g.estimate), (fixed.mv, fixed.estimate));
         // With its choice proven worse, the best of the others by the same look-ahead.
         let g = deepen(

@@ -23,6 +23,7 @@ use super::PositionArgs;
 use anyhow::Result;
 use clap::{Args, Parser};
 use input::Input;
+use mancala::stop::StopToken;
 use options::Options;
 use reply::{one_line, say, Dialect};
 use std::collections::VecDeque;
@@ -61,7 +62,7 @@ struct PositionLine {
 
 /// A search in progress.
 struct Running {
-    stop: Arc<AtomicBool>,
+    stop: StopToken,
     /// Raised by the search just before it prints its bestmove: from then on the other end may
     /// send the next command, and the search counts as over.
     answered: Arc<AtomicBool>,
@@ -82,14 +83,14 @@ struct Engine {
 }
 
 pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
-    let threads = super::engine::threads(args.threads)?;
+    let threads = super::setup::threads(args.threads)?;
     let tables = args
         .tables
         .as_ref()
         .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
     let options = Options::new(threads, args.hash_mb, tables)?;
     // The handler from the start: a signal raises the flag instead of killing the engine.
-    let signal = mancala_cli::signal::flag();
+    let signal = mancala_cli::signal::token();
     let inputs = input::spawn(|| std::io::stdin().lock());
     let mut engine = Engine {
         dialect: Dialect::Native,
@@ -107,7 +108,7 @@ pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     engine.forget_answered();
                     // A signal while no search runs (a running one consumes it): as `quit`.
-                    if engine.running.is_none() && signal.swap(false, Ordering::Relaxed) {
+                    if engine.running.is_none() && signal.take() {
                         break;
                     }
                     continue;
@@ -153,7 +154,7 @@ impl Engine {
         command: &str,
         rest: &[&str],
         inputs: &mpsc::Receiver<Input>,
-        signal: &AtomicBool,
+        signal: &StopToken,
     ) -> bool {
         let busy = "a search is running: send stop first";
         match command {
@@ -209,24 +210,19 @@ impl Engine {
     /// `position ...`: its moves played on a thread under a stop, while this loop keeps reading:
     /// the next line, the end of input or a signal raises the stop of a move still sowing (a
     /// move stops within about a million laps of it; an ordinary move is over long before).
-    fn set_position(
-        &mut self,
-        words: &[&str],
-        inputs: &mpsc::Receiver<Input>,
-        signal: &AtomicBool,
-    ) {
+    fn set_position(&mut self, words: &[&str], inputs: &mpsc::Receiver<Input>, signal: &StopToken) {
         let request = match setup::parse(words, &self.options) {
             Ok(r) => r,
             Err(e) => return self.refuse(&one_line(&e)),
         };
-        let stop = AtomicBool::new(false);
+        let stop = StopToken::new();
         let mut cause = None;
         let played = std::thread::scope(|s| {
-            let worker = s.spawn(|| request.play(&stop));
+            let worker = s.spawn(|| request.play(stop.as_stop()));
             while !worker.is_finished() {
-                if signal.swap(false, Ordering::Relaxed) {
+                if signal.take() {
                     cause.get_or_insert("a signal");
-                    stop.store(true, Ordering::Relaxed);
+                    stop.stop();
                 }
                 match inputs.recv_timeout(Duration::from_millis(5)) {
                     Ok(i) => {
@@ -235,12 +231,12 @@ impl Engine {
                         } else {
                             "the next command"
                         });
-                        stop.store(true, Ordering::Relaxed);
+                        stop.stop();
                         self.pending.push_back(i);
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        stop.store(true, Ordering::Relaxed);
+                        stop.stop();
                     }
                 }
             }
@@ -274,7 +270,7 @@ impl Engine {
                 )),
             };
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let answered = Arc::new(AtomicBool::new(false));
         let job = search::Job {
             pos,
@@ -308,7 +304,7 @@ impl Engine {
     fn finish(&mut self) {
         if let Some(r) = self.running.take() {
             // The search's stop flag also reaches a sowing in progress.
-            r.stop.store(true, Ordering::Relaxed);
+            r.stop.stop();
             let _ = r.handle.join();
         }
     }

@@ -3,7 +3,7 @@
 //! [`Options::declarations`], which `uci` prints; names are matched without regard to case, as
 //! UCI asks.
 
-use super::super::engine;
+use super::super::setup;
 use anyhow::{anyhow, bail, Result};
 use mancala::calibrated::{Calibrated, Calibration};
 use mancala::variant::Variant;
@@ -21,7 +21,7 @@ pub(super) struct Options {
     /// Search threads.
     pub threads: usize,
     /// The transposition table's size.
-    pub hash: engine::HashSize,
+    pub hash: setup::HashSize,
     /// `Hash` as set (0: the growing default), for `uci`'s listing.
     pub hash_mb: u64,
     /// The endgame table directory, if any.
@@ -49,7 +49,7 @@ impl Options {
     ) -> Result<Self> {
         Ok(Self {
             threads,
-            hash: engine::hash_bytes(hash_mb)?,
+            hash: setup::hash_bytes(hash_mb)?,
             hash_mb: hash_mb.unwrap_or(0),
             tables,
             variant: Variant::standard(mancala::rules::GameKind::Kalah),
@@ -133,14 +133,14 @@ impl Options {
         match name.to_ascii_lowercase().as_str() {
             "threads" => {
                 let t = usize::try_from(number("Threads")?).unwrap_or(usize::MAX);
-                self.threads = engine::threads(Some(t)).map_err(|e| anyhow!("option {e}"))?;
+                self.threads = setup::threads(Some(t)).map_err(|e| anyhow!("option {e}"))?;
             }
             "hash" => {
                 let mb = number("Hash")?;
                 if mb > MAX_HASH_MB {
                     bail!("option Hash takes 0 to {MAX_HASH_MB} MiB, not {mb}");
                 }
-                self.hash = engine::hash_bytes((mb > 0).then_some(mb))?;
+                self.hash = setup::hash_bytes((mb > 0).then_some(mb))?;
                 self.hash_mb = mb;
             }
             "tables" => {
@@ -149,7 +149,7 @@ impl Options {
                     "<default>" => Some(mancala::endgame::default_dir()),
                     dir => {
                         let dir = PathBuf::from(dir);
-                        engine::tables_dir_exists(&dir)?;
+                        setup::tables_dir_exists(&dir)?;
                         Some(dir)
                     }
                 }

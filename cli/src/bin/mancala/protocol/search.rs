@@ -6,12 +6,12 @@ use super::guess;
 use super::limits::Limits;
 use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
-use crate::{engine, PositionArgs};
+use crate::{setup, PositionArgs};
 use anyhow::Result;
 use mancala::board::{Move, Side};
 use mancala::calibrated::{Calibrated, Pick};
 use mancala::rules::Rules;
-use mancala::stop::Stop;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
@@ -41,7 +41,7 @@ pub(super) struct Job {
     /// The calibrated player, whose draws go on from one `go` to the next.
     pub player: Arc<Mutex<Calibrated>>,
     /// This `go`'s own stop: `stop`, `quit`, the end of input, a signal or the time limit.
-    pub stop: Arc<AtomicBool>,
+    pub stop: StopToken,
     /// Raised just before the bestmove is printed: from then on the `go` counts as over.
     pub answered: Arc<AtomicBool>,
 }
@@ -83,7 +83,7 @@ impl Job {
             .options
             .tables
             .as_ref()
-            .map(|d| engine::tables_for_search(d, &p))
+            .map(|d| setup::tables_for_search(d, &p))
             .transpose()?;
         let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
         let ctx = Context {
@@ -110,7 +110,7 @@ impl Job {
         let g = Watcher::new("looking ahead", OnSignal::Consume)
             .stop(self.stop.clone())
             .deadline(budget)
-            .run(|| solver::lookahead::best_move(p, depth, &self.stop));
+            .run(|| solver::lookahead::best_move(p, depth, self.stop.as_stop()));
         let Some(g) = g else {
             let mv =
                 open_move(p, &[]).map_or(self.dialect.no_move().to_string(), |m| m.0.to_string());
@@ -176,7 +176,7 @@ impl Job {
                 };
                 return Ok(self.unproven(ctx, lo, hi, &proven.worse, until, nodes));
             }
-            Err(e) => return Err(engine::search_error(e)),
+            Err(e) => return Err(setup::search_error(e)),
         };
         let v = p.final_value(value);
         let cp = centiseeds(v, ctx.mover);
@@ -251,7 +251,9 @@ impl Job {
         let mut valued: Vec<Valued> = Vec::new();
         let mut children = Children::new();
         let outcome = self.watched(ctx, budget, false, || -> Result<bool, SearchError> {
-            if p.children_until(&mut children, &self.stop).is_err() {
+            if p.children_until(&mut children, self.stop.as_stop())
+                .is_err()
+            {
                 return Ok(false);
             }
             let mut solver = Solver::new(p, self.config(p, &ctx.progress), oracle)?;
@@ -274,7 +276,7 @@ impl Job {
             }
             Ok(true)
         });
-        let complete = outcome.map_err(engine::search_error)?;
+        let complete = outcome.map_err(setup::search_error)?;
         let ms = ctx.started.elapsed().as_millis();
         let nodes = ctx.progress.nodes();
         let mover = ctx.mover;
@@ -365,8 +367,8 @@ impl Job {
     fn config<R: Rules>(&self, p: &Position<R>, progress: &Arc<Progress>) -> SearchConfig {
         SearchConfig {
             threads: self.options.threads,
-            tt_bytes: engine::tt_bytes(p, self.options.hash),
-            tt_max_bytes: engine::tt_max_bytes(p, self.options.hash),
+            tt_bytes: setup::tt_bytes(p, self.options.hash),
+            tt_max_bytes: setup::tt_max_bytes(p, self.options.hash),
             stop: Some(self.stop.clone()),
             progress: Some(progress.clone()),
             ..SearchConfig::default()
@@ -392,7 +394,7 @@ impl Job {
                 while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(MONITOR_TICK) {
                     let nodes = progress.nodes();
                     if self.limits.nodes.is_some_and(|n| nodes >= n) {
-                        stop.store(true, Ordering::Relaxed);
+                        stop.stop();
                     }
                     if Instant::now() >= next_info {
                         next_info += INFO_EVERY;
@@ -454,8 +456,7 @@ fn words(moves: &[Move]) -> String {
 /// cannot be settled (a relay still sowing after a million laps).
 fn open_move<R: Rules>(p: &Position<R>, worse: &[Move]) -> Option<Move> {
     // A raised stop lets every ordinary move finish; only a relay past a million laps gives up.
-    let raised = AtomicBool::new(true);
-    let moves = p.legal_moves_until(Stop::of(&raised)).ok()?;
+    let moves = p.legal_moves_until(Stop::raised()).ok()?;
     let open = moves.as_slice().iter().find(|m| !worse.contains(m));
     open.or(moves.as_slice().first()).copied()
 }

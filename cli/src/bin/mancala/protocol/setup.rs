@@ -18,7 +18,6 @@ use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::stop::Stop;
 use mancala::{IllegalMove, PlayError, Position};
-use std::sync::atomic::AtomicBool;
 
 /// A `position` line read, its moves not played yet.
 #[derive(Clone, Debug)]
@@ -94,7 +93,7 @@ fn uci_words(options: &Options, text: Option<&str>) -> Vec<String> {
 impl Request {
     /// Plays the moves, each under `stop`, and returns the position reached, kept as
     /// arguments that name it directly (no moves left to play).
-    pub(super) fn play(&self, stop: &AtomicBool) -> Result<PositionArgs, Refused> {
+    pub(super) fn play(&self, stop: Stop<'_>) -> Result<PositionArgs, Refused> {
         let v = self.base.variant().map_err(Refused::Invalid)?;
         let text = mancala::with_rules!(v, r => self.play_in(r, stop))?;
         let mut reached = self.base.clone();
@@ -106,7 +105,7 @@ impl Request {
         Ok(reached)
     }
 
-    fn play_in<R: Rules>(&self, rules: R, stop: &AtomicBool) -> Result<String, Refused> {
+    fn play_in<R: Rules>(&self, rules: R, stop: Stop<'_>) -> Result<String, Refused> {
         let mut p = self.base.position(rules).map_err(Refused::Invalid)?;
         for (i, text) in move_list::split(&self.moves).into_iter().enumerate() {
             let label = format!("move #{} ({text})", i + 1);
@@ -115,7 +114,7 @@ impl Request {
                     "{label} is not a move: write a pit number such as 3, or S3 / N3 with the side"
                 )));
             };
-            p = play_one(&p, m, &label, Stop::of(stop))?;
+            p = play_one(&p, m, &label, stop)?;
         }
         Ok(p.to_string())
     }
@@ -161,9 +160,8 @@ mod tests {
 
     fn play(words: &[&str]) -> Result<String, String> {
         let options = Options::new(1, None, None).unwrap();
-        let never = AtomicBool::new(false);
         let r = parse(words, &options).map_err(|e| e.to_string())?;
-        match r.play(&never) {
+        match r.play(Stop::never()) {
             Ok(p) => Ok(p.position.unwrap()),
             Err(Refused::Invalid(e)) => Err(e.to_string()),
             Err(Refused::Abandoned(l)) => Err(format!("abandoned {l}")),
@@ -209,7 +207,6 @@ mod tests {
             "2",
         ];
         let r = parse(&words, &options).unwrap();
-        let stop = AtomicBool::new(true);
-        assert!(matches!(r.play(&stop), Err(Refused::Abandoned(l)) if l == "move #1 (2)"));
+        assert!(matches!(r.play(Stop::raised()), Err(Refused::Abandoned(l)) if l == "move #1 (2)"));
     }
 }

@@ -13,7 +13,6 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State as Shared};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mancala::stop::Stop;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -86,7 +85,7 @@ async fn play(
 ) -> Answer<json::Play> {
     let limit = st.search.time_limit();
     answer!(st, peer, None, limit, b, |pos, r, c| Ok(play::play_json(
-        &pos.position_until(r, Stop::of(&c.stop))?
+        &pos.position_until(r, c.stop.as_stop())?
     )))
 }
 
@@ -97,7 +96,7 @@ async fn moves(
 ) -> Answer<json::Moves> {
     let limit = st.search.time_limit();
     answer!(st, peer, None, limit, b, |pos, r, c| {
-        let stop = Stop::of(&c.stop);
+        let stop = c.stop.as_stop();
         Ok(play::moves_json_until(&pos.position_until(r, stop)?, stop)?)
     })
 }
@@ -123,7 +122,7 @@ async fn solve(
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
     let limit = backstop(search.time_limit());
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        solve::solve_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
+        solve::solve_report(&pos.position_until(r, c.stop.as_stop())?, &search, c)
     })
 }
 
@@ -136,7 +135,7 @@ async fn analyze(
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
     let limit = backstop(search.time_limit());
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        solve::analyze_report(&pos.position_until(r, Stop::of(&c.stop))?, &search, c)
+        solve::analyze_report(&pos.position_until(r, c.stop.as_stop())?, &search, c)
     })
 }
 

@@ -17,7 +17,7 @@ mod request;
 mod review;
 mod state;
 
-use super::engine;
+use super::setup;
 use super::solve::SearchArgs;
 use anyhow::{Context, Result};
 use axum::extract::DefaultBodyLimit;
@@ -73,8 +73,8 @@ pub(super) struct ServeArgs {
 /// Serves until a signal; exits with 130 then.
 pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
     // Every flag is checked before the server starts, with the messages of `solve`.
-    engine::threads(args.threads)?;
-    engine::hash_bytes(args.hash_mb)?;
+    setup::threads(args.threads)?;
+    setup::hash_bytes(args.hash_mb)?;
     if args.max_searches == 0 {
         anyhow::bail!("--max-searches must be at least 1");
     }
@@ -85,11 +85,11 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode> {
         args.time_limit,
     );
     if let Some(dir) = search.tables_dir() {
-        engine::tables_dir_exists(&dir)?;
+        setup::tables_dir_exists(&dir)?;
     }
     let state = Arc::new(State::new(search, args.max_searches));
     // The handler goes in first, so a signal from here on stops the server rather than killing it.
-    let _ = signal::flag();
+    let _ = signal::token();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -137,7 +137,7 @@ async fn serve(state: Arc<State>, addr: SocketAddr, allow_host: &[String]) -> Re
     Ok(())
 }
 
-/// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal flag (the one
+/// Resolves once Ctrl-C, SIGTERM or SIGHUP has raised the process's signal token (the one
 /// handler of [`signal`], which also stops every running search through its watcher).
 async fn signalled() {
     while !signal::interrupted() {

@@ -169,7 +169,7 @@ impl State {
         };
         self.running.fetch_add(1, Ordering::Relaxed);
         let control = Control {
-            stop: token.flag().clone(),
+            stop: token.clone(),
             progress: false,
         };
         let running = CountDown(self.running.clone());

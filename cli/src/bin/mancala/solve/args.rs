@@ -1,7 +1,7 @@
 //! The search flags of `solve` and `analyze` (threads, table, tables, time limit, progress),
 //! and the search configuration they make.
 
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use clap::Args;
 use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
@@ -54,8 +54,8 @@ impl SearchArgs {
     /// The search configuration for `root`, with the table sized to what the position can use
     /// and what the machine can give.
     pub(crate) fn config<G: solver::Game>(&self, root: &G) -> Result<SearchConfig> {
-        let threads = engine::threads(self.threads)?;
-        let asked = engine::hash_bytes(self.hash_mb)?;
+        let threads = setup::threads(self.threads)?;
+        let asked = setup::hash_bytes(self.hash_mb)?;
         Ok(SearchConfig {
             threads,
             tt_bytes: asked.first_bytes(root),
@@ -89,8 +89,8 @@ impl SearchArgs {
     /// The analyzer these flags describe, for positions like `root`: the book, the memory and
     /// the tables as chosen, the threads and the table size of [`SearchArgs::config`].
     pub(crate) fn analyzer<R: Rules>(&self) -> Result<Analyzer<R>> {
-        let threads = engine::threads(self.threads)?;
-        let table_size = engine::hash_bytes(self.hash_mb)?;
+        let threads = setup::threads(self.threads)?;
+        let table_size = setup::hash_bytes(self.hash_mb)?;
         let tables = match (self.tables_dir(), self.no_tables) {
             (Some(d), _) => TablesChoice::Dir(d),
             (None, true) => TablesChoice::Off,

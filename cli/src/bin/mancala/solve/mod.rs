@@ -5,11 +5,12 @@ mod stopped;
 
 pub use args::SearchArgs;
 
-use super::{engine, move_list, PositionArgs};
+use super::{move_list, setup, PositionArgs};
 use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
@@ -17,7 +18,6 @@ use serde::Serialize;
 use solver::search::{Progress, Proven, SearchConfig, SearchError, Solver};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use stopped::{
@@ -28,8 +28,8 @@ use stopped::{
 /// The command line raises `stop` only through the watcher; `mancala serve` also raises it when
 /// a page presses Stop or its connection closes (docs/web.md).
 pub(crate) struct Control {
-    /// The search's stop flag: raising it ends the search with what it proved.
-    pub(crate) stop: Arc<AtomicBool>,
+    /// The search's stop token: raising it ends the search with what it proved.
+    pub(crate) stop: StopToken,
     /// A progress line on stderr (the command line on a terminal; never the server).
     pub(crate) progress: bool,
 }
@@ -38,7 +38,7 @@ impl Control {
     /// The command line's: a fresh flag, progress when `search` wants it.
     fn command_line(search: &SearchArgs) -> Self {
         Self {
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: StopToken::new(),
             progress: search.wants_progress(),
         }
     }
@@ -67,7 +67,7 @@ fn run_search<R: Rules, T>(
     let started = Instant::now();
     let tb = search
         .tables_for(p)
-        .map(|d| engine::shared_tables_for_search(&d, p))
+        .map(|d| setup::shared_tables_for_search(&d, p))
         .transpose()?;
     let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     // After a second, a spinner line redrawn in place on a terminal; elsewhere (a log file, CI)
@@ -105,7 +105,7 @@ fn run_search<R: Rules, T>(
                 seconds,
             })
         }
-        Err(e) => return Err(engine::search_error(e)),
+        Err(e) => return Err(setup::search_error(e)),
     };
     Ok((result, cfg))
 }
@@ -331,7 +331,7 @@ pub(crate) fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
         AnalyzerError::Tables { dir, source } => {
             anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
         }
-        AnalyzerError::Search(e) => engine::search_error(e),
+        AnalyzerError::Search(e) => setup::search_error(e),
         other => anyhow::Error::new(other),
     }
 }

@@ -6,6 +6,7 @@ use crate::move_list::StillRelaying;
 use anyhow::Result;
 use mancala::board::Move;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
 use mancala_cli::{exit, json, report, signal};
@@ -13,8 +14,6 @@ use solver::search::Proven;
 use solver::Game;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The position of `pos` for `solve`/`analyze`, set up (its `--moves`, its `--load`ed record,
@@ -26,11 +25,11 @@ pub(super) fn position_within<R: Rules>(
     search: &super::SearchArgs,
     rules: R,
 ) -> Result<Result<Position<R>, ExitCode>> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let set_up = Watcher::new("sowing", OnSignal::Stop)
         .stop(stop.clone())
         .deadline(search.time_limit.map(Duration::from_secs_f64))
-        .run(|| pos.position_until(rules, mancala::stop::Stop::of(&stop)));
+        .run(|| pos.position_until(rules, stop.as_stop()));
     match set_up {
         Ok(p) => Ok(Ok(p)),
         Err(e) => match e.downcast_ref::<StillRelaying>() {
@@ -278,10 +277,8 @@ fn decided(winner: Option<json::Winner>) -> &'static str {
 
 /// The legal moves of `p`, or `None` when a sowing did not end within [`fallback::BUDGET`].
 fn legal_moves_within<R: Rules>(p: &Position<R>) -> Option<Vec<u8>> {
-    fallback::within(fallback::BUDGET, |stop| {
-        p.legal_moves_until(mancala::stop::Stop::of(stop)).ok()
-    })
-    .map(|l| l.as_slice().iter().map(|m| m.0).collect())
+    fallback::within(fallback::BUDGET, |stop| p.legal_moves_until(stop).ok())
+        .map(|l| l.as_slice().iter().map(|m| m.0).collect())
 }
 
 /// Moves separated by spaces, or "none".

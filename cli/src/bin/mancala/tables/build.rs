@@ -1,20 +1,19 @@
 //! `tables build`: every layer of a game's tables up to K seeds on the board.
 
 use super::DirArgs;
-use crate::engine::{self, mib};
+use crate::setup::{self, mib};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala::board::MAX_BOARD_SEEDS;
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala_cli::args::GameArgs;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 use tables::{BuildOptions, Table, TableError};
 
@@ -80,7 +79,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             };
             let ix = MancalaIndexer::new(rules, holes);
             let mem = tables::memory_estimate(&ix, k);
-            let threads = engine::threads(a.threads)?;
+            let threads = setup::threads(a.threads)?;
             let dir = a.dir.dir();
             eprintln!(
                 "recommended: {id} up to K={k} seeds in {}: {} entries, about {} of disk, {} of memory while building, about {:.1} minutes on {threads} thread{} (layers already built are kept)",
@@ -101,13 +100,13 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     let dir = a.dir.dir();
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    let threads = engine::threads(a.threads)?;
+    let threads = setup::threads(a.threads)?;
     // Layers' arrays are freed and allocated in turn: without this the peak depends on what the
     // allocator kept of the freed ones, and the estimate below could not hold.
     solver::return_freed_blocks();
     // The process itself (code, allocator, threads) counts too: it is most of a small build.
     // Read before the estimate, which may build the top layer's schedule to measure it.
-    let own = engine::resident_bytes().unwrap_or(0);
+    let own = setup::resident_bytes().unwrap_or(0);
     let mem = tables::memory_estimate(&ix, k);
     let estimate = mem.total().saturating_add(own);
     eprintln!(
@@ -121,8 +120,8 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         mib(own),
         if threads == 1 { "" } else { "s" }
     );
-    engine::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
-    let stop = Arc::new(AtomicBool::new(false));
+    setup::ensure_memory(&format!("building {id} up to {k} seeds"), estimate)?;
+    let stop = StopToken::new();
     let opts = BuildOptions {
         threads,
         cyclic_by_graph: false,
@@ -192,7 +191,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             bits_per_entry: bits,
             seconds,
             memory_estimate: estimate,
-            peak_memory: engine::peak_resident_bytes(),
+            peak_memory: setup::peak_resident_bytes(),
         };
         json::print(&mut out, &v)?;
         return Ok(ExitCode::SUCCESS);

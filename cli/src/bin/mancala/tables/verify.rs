@@ -2,7 +2,7 @@
 
 use super::scan::{file_name, name_disagrees, scan};
 use super::DirArgs;
-use crate::engine;
+use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::endgame::{table_id, MancalaIndexer};
@@ -52,7 +52,7 @@ fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
 /// children. The text report is written as the work goes (a long verify shows where it is); the
 /// JSON is one object at the end, from the same records.
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
-    let threads = engine::threads(a.threads)?;
+    let threads = setup::threads(a.threads)?;
     let dir = a.dir.dir();
     let files = scan(&dir)?;
     if files.is_empty() {

@@ -3,7 +3,7 @@
 use super::heatmap::heatmap_svg;
 use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
 use super::out_file::SurveyFiles;
-use crate::{engine, PositionArgs};
+use crate::{setup, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
@@ -174,7 +174,7 @@ fn survey<R: Rules>(
         let p = Position::start(rules, h, s)?;
         if let Some(dir) = tables {
             if tb.as_ref().map(|t| t.0) != Some(h) {
-                let opened = match engine::tables_for_search(dir, &p) {
+                let opened = match setup::tables_for_search(dir, &p) {
                     Ok(t) => Some(t),
                     Err(e) => {
                         eprintln!("warning: no usable endgame tables for {h} holes ({e:#}); solving without them");

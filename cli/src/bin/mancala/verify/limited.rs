@@ -1,10 +1,11 @@
 //! Solving one start position within a time limit, as every `verify` claim does: the search
 //! flags, the resources they make, the outcome, and how it is worded.
 
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use clap::Args;
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json::SizeStatus;
@@ -12,8 +13,6 @@ use mancala_cli::signal;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::search::{Oracle, SearchConfig, SearchError, Solver};
 use std::io::IsTerminal;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Search resources shared by the subcommands that solve games.
@@ -30,15 +29,15 @@ pub(super) struct EngineArgs {
 /// Threads, table size and time limit: how to run each solve.
 pub(super) struct Engine {
     pub(super) threads: usize,
-    pub(super) hash_bytes: engine::HashSize,
+    pub(super) hash_bytes: setup::HashSize,
     pub(super) limit: Option<Duration>,
 }
 
 impl Engine {
     pub(super) fn new(e: &EngineArgs, limit: Option<f64>) -> Result<Self> {
         Ok(Self {
-            threads: engine::threads(e.threads)?,
-            hash_bytes: engine::hash_bytes(e.hash_mb)?,
+            threads: setup::threads(e.threads)?,
+            hash_bytes: setup::hash_bytes(e.hash_mb)?,
             limit: limit.map(Duration::from_secs_f64),
         })
     }
@@ -59,17 +58,17 @@ pub(super) struct Solved {
 }
 
 /// Solves `p` (its final South-minus-North value and best moves) within the engine's time limit.
-/// A timer thread raises the search's stop flag at the deadline (or on Ctrl-C).
+/// A timer thread raises the search's stop token at the deadline (or on Ctrl-C).
 pub(super) fn solve_limited<R: Rules>(
     p: &Position<R>,
     engine: &Engine,
     oracle: Option<&dyn Oracle<Position<R>>>,
 ) -> Result<Solved> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
-        tt_bytes: engine::tt_bytes(p, engine.hash_bytes),
-        tt_max_bytes: engine::tt_max_bytes(p, engine.hash_bytes),
+        tt_bytes: setup::tt_bytes(p, engine.hash_bytes),
+        tt_max_bytes: setup::tt_max_bytes(p, engine.hash_bytes),
         stop: Some(stop.clone()),
         ..SearchConfig::default()
     };

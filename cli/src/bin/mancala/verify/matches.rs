@@ -9,13 +9,14 @@
 //! unknown; nothing is guessed.
 
 use super::limited::{note, EngineArgs};
-use crate::engine;
+use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::board::Side;
 use mancala::matches::{Match, MatchOptions};
 use mancala::round_perfect::{self, PlayError};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala::variant::Variant;
 use mancala::Position;
 use mancala_cli::args::{parse_range, parse_seconds};
@@ -25,8 +26,6 @@ use solver::search::{SearchConfig, SearchError, Solver};
 use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -98,8 +97,8 @@ fn run_game<R: Rules>(a: &MatchArgs, rules: R, options: MatchOptions) -> Result<
             kind.name()
         );
     }
-    let threads = engine::threads(a.engine.threads)?;
-    let hash = engine::hash_bytes(a.engine.hash_mb)?;
+    let threads = setup::threads(a.engine.threads)?;
+    let hash = setup::hash_bytes(a.engine.hash_mb)?;
     let mut out = std::io::stdout().lock();
     let mut sizes = Vec::new();
     for holes in h0..=h1 {
@@ -215,7 +214,7 @@ fn play_match<R: Rules>(
     holes: u8,
     seeds: u8,
     threads: usize,
-    hash: engine::HashSize,
+    hash: setup::HashSize,
 ) -> Result<(Vec<RoundRecord>, Outcome)> {
     let start = Position::start(rules, holes, seeds)?;
     let mut m = Match::new(rules, seeds, options, start, Side::South)?;
@@ -231,11 +230,11 @@ fn play_match<R: Rules>(
             let why = format!("unfinished after {} rounds", a.max_rounds);
             return Ok((records, Outcome::Unknown(why)));
         }
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = StopToken::new();
         let cfg = SearchConfig {
             threads,
-            tt_bytes: engine::tt_bytes(&round.start, hash),
-            tt_max_bytes: engine::tt_max_bytes(&round.start, hash),
+            tt_bytes: setup::tt_bytes(&round.start, hash),
+            tt_max_bytes: setup::tt_max_bytes(&round.start, hash),
             stop: Some(stop.clone()),
             ..SearchConfig::default()
         };
@@ -262,7 +261,7 @@ fn play_match<R: Rules>(
                 );
                 return Ok((records, Outcome::Unknown(why)));
             }
-            Err(PlayError::Values(e)) => return Err(engine::search_error(e)),
+            Err(PlayError::Values(e)) => return Err(setup::search_error(e)),
             Err(PlayError::Match(e)) => {
                 return Ok((records, Outcome::Unknown(format!("round {k}: {e}"))))
             }

@@ -7,6 +7,7 @@ use clap::Args;
 use mancala::board::Move;
 use mancala::opening::{self, Count};
 use mancala::rules::Rules;
+use mancala::stop::StopToken;
 use mancala_cli::args::parse_seconds;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
@@ -15,8 +16,6 @@ use mancala_cli::signal;
 use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub(super) struct OpeningArgs {
@@ -41,7 +40,7 @@ pub(super) fn run<R: Rules>(a: &OpeningArgs, rules: R) -> Result<ExitCode> {
     let p = a.pos.position(rules)?;
     let limit = a.time_limit.unwrap_or(60.0);
     let engine = Engine::new(&a.engine, Some(limit))?;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let limits = opening::Limits {
         cache_entries: 1 << 20,
         stop: Some(stop.clone()),

@@ -57,7 +57,7 @@ impl SurveyFiles {
         let plot = plot.map(|p| OutFile::new(p, "--plot")).transpose()?;
         let tables = tables.map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
         if let Some(d) = &tables {
-            crate::engine::tables_dir_exists(d)?;
+            crate::setup::tables_dir_exists(d)?;
         }
         Ok(Self { csv, plot, tables })
     }

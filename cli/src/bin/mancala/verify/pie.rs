@@ -5,12 +5,13 @@
 use super::heatmap::{heatmap, subtitle, Cell};
 use super::limited::{note, value_text, Engine, EngineArgs};
 use super::out_file::SurveyFiles;
-use crate::engine;
+use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::notation::Setup;
 use mancala::pie::{self, Choice, Pie, Turn, TurnsError};
 use mancala::rules::{GameKind, Rules};
+use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::args::{parse_game, parse_range, parse_seconds, RuleArgs};
 use mancala_cli::json::{self, SizeStatus, SwapChoice};
@@ -21,8 +22,6 @@ use solver::search::{Oracle, SearchConfig, SearchError, Solver};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -244,7 +243,7 @@ fn survey<R: Rules>(
             .collect();
         if let Some(dir) = tables {
             if tb.as_ref().map(|t| t.0) != Some(h) {
-                let opened = engine::tables_for_search(dir, &start)
+                let opened = setup::tables_for_search(dir, &start)
                     .map_err(|e| eprintln!("warning: no usable endgame tables for {h} holes ({e:#}); solving without them"))
                     .ok();
                 tb = Some((h, opened));
@@ -298,11 +297,11 @@ fn value_turns<R: Rules>(
     engine: &Engine,
     oracle: Option<&dyn Oracle<Position<R>>>,
 ) -> (Result<Pie, SearchError>, u64) {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopToken::new();
     let cfg = SearchConfig {
         threads: engine.threads,
-        tt_bytes: engine::tt_bytes(start, engine.hash_bytes),
-        tt_max_bytes: engine::tt_max_bytes(start, engine.hash_bytes),
+        tt_bytes: setup::tt_bytes(start, engine.hash_bytes),
+        tt_max_bytes: setup::tt_max_bytes(start, engine.hash_bytes),
         stop: Some(stop.clone()),
         ..SearchConfig::default()
     };

@@ -6,7 +6,7 @@
 //! every row citing it is checked against that one result.
 
 use super::limited::{note, solve_limited, value_text, Engine, EngineArgs, Solved};
-use crate::engine;
+use crate::setup;
 use anyhow::Result;
 use clap::Args;
 use mancala::endgame::MancalaIndexer;
@@ -86,7 +86,7 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
         .as_ref()
         .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir));
     if let Some(d) = &dir {
-        engine::tables_dir_exists(d)?;
+        setup::tables_dir_exists(d)?;
     }
     // The tables of each (capture rule, holes), opened once; `None`: none usable there.
     type Tb = ::tables::Tablebase<MancalaIndexer<Kalah>>;
@@ -110,7 +110,7 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
                 let key = (b.empty_capture, b.holes);
                 if let Some(d) = &dir {
                     if !opened.iter().any(|(k, _)| *k == key) {
-                        let t = match engine::tables_for_search(d, &p) {
+                        let t = match setup::tables_for_search(d, &p) {
                             Ok(t) => Some(t),
                             Err(e) => {
                                 eprintln!(
