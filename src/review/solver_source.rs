@@ -7,11 +7,7 @@ use crate::stop::StopToken;
 use crate::Position;
 use solver::search::{Oracle, Progress, Solver};
 use solver::{SearchConfig, SearchError};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
-
-/// How often the timer of a limited search looks at the abort token.
-const POLL: Duration = Duration::from_millis(20);
+use std::sync::Arc;
 
 /// Values from one solver: one transposition table for every position asked about (the
 /// positions of a game, or of a batch of games, share what earlier ones proved), endgame tables
@@ -70,34 +66,10 @@ impl<'o, R: Rules> SolverSource<'o, R> {
         if self.aborted() {
             return Err(ReviewError::Interrupted);
         }
-        let deadline = limit.duration().map(|d| Instant::now() + d);
-        let result = if deadline.is_none() && self.abort.is_none() {
-            job(&mut self.solver)
-        } else {
-            let (done, wait) = mpsc::channel::<()>();
-            let (stop, abort) = (self.stop.clone(), self.abort.clone());
-            let solver = &mut self.solver;
-            std::thread::scope(|scope| {
-                scope.spawn(move || loop {
-                    let now = Instant::now();
-                    let pause =
-                        deadline.map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
-                    match wait.recv_timeout(pause) {
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        // The job ended (its sender dropped).
-                        _ => return,
-                    }
-                    let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    if late || abort.as_ref().is_some_and(StopToken::is_stopped) {
-                        stop.stop();
-                        return;
-                    }
-                });
-                let r = job(solver);
-                drop(done);
-                r
-            })
-        };
+        let (stop, abort) = (self.stop.clone(), self.abort.clone());
+        let solver = &mut self.solver;
+        let result =
+            crate::answers::watch::watched(&stop, limit.duration(), abort.as_ref(), || job(solver));
         self.stop.reset();
         match result {
             Ok(v) => Ok(Some(v)),
