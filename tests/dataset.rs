@@ -254,12 +254,8 @@ fn the_books_positions_have_the_searchs_values() {
     // the first at ply 2. A sample is checked against the search without the book: one ply-1
     // position (each move's value a search of a ply-2 position) and the ply-2 one.
     let game = ["walak-pussa", "--holes", "7", "--seeds", "4"];
-    let args = [
-        &game[..],
-        &["--from", "book", "--positions", "9", "--threads", "1"],
-    ]
-    .concat();
-    let lines = dataset(&args);
+    let args = [&game[..], &["--from", "book", "--positions", "9"]].concat();
+    let lines = dataset(&[&args[..], &["--threads", "1"]].concat());
     let plies: Vec<i64> = lines.iter().map(|l| l["ply"].as_i64().unwrap()).collect();
     assert_eq!(plies, [0, 1, 1, 1, 1, 1, 1, 1, 2]);
     for l in [&lines[1], &lines[8]] {

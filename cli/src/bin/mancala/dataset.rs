@@ -227,8 +227,13 @@ fn from_book<R: Rules>(a: &DatasetArgs, start: &Position<R>) -> Result<Vec<Strin
         }
     }
     if order.len() == 1 {
-        let mut games: Vec<String> = book.entries.iter().map(|e| e.identity.clone()).collect();
-        games.dedup();
+        // Each game once, in the book's order.
+        let mut games: Vec<&str> = Vec::new();
+        for e in &book.entries {
+            if !games.contains(&e.identity.as_str()) {
+                games.push(&e.identity);
+            }
+        }
         bail!(
             "the opening book holds no position that follows {start} under these rules: it holds \
              positions of {}",
