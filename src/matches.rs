@@ -11,11 +11,17 @@
 //!
 //! After a drawn round (or a tie in San-Yao) the player who was not that round's starter is the
 //! one named. Kalah and Djenon-aboure have no matches.
+//!
+//! Every sowing of a match can be stopped ([`crate::stop`]): a move of a relay game, and the
+//! setup of the next round (which sows the starter's candidates), can relay for billions of
+//! laps (docs/rules.md §2.9). The `_until` forms give up with [`MatchError::Abandoned`] once
+//! their stop is raised, leaving the match as it was before the call.
 
 use crate::board::{Move, Side};
 use crate::notation::{PitStatus, RoundSetup, Setup};
-use crate::rules::{GameKind, Rules};
-use crate::{IllegalMove, Position, PositionError};
+use crate::rules::{GameKind, Rules, LOOK_EVERY};
+use crate::stop::{Abandoned, Stop};
+use crate::{IllegalMove, PlayError, Position, PositionError};
 use std::fmt;
 
 /// The *readings* of §13 that are options.
@@ -49,6 +55,12 @@ pub enum MatchError {
     },
     /// A move after the match's end.
     Over,
+    /// A sowing was given up because the stop was raised: a move's, or one that sets up the
+    /// next round. Whether it ends is not known; the match is as it was before the call.
+    Abandoned {
+        /// The laps its relay had run: more than [`LOOK_EVERY`].
+        laps: u64,
+    },
 }
 
 impl fmt::Display for MatchError {
@@ -73,6 +85,10 @@ impl fmt::Display for MatchError {
                 write!(f, "move {mv} is illegal in {position}: {why}")
             }
             MatchError::Over => write!(f, "the match is over"),
+            MatchError::Abandoned { laps } => write!(
+                f,
+                "a sowing was still relaying after {laps} laps when asked to stop (a relay can run billions of laps, docs/rules.md §2.9)"
+            ),
         }
     }
 }
@@ -145,6 +161,20 @@ pub fn next_round<R: Rules>(
     stores: [u32; 2],
     starter: Side,
 ) -> Result<Between<R>, MatchError> {
+    next_round_until(rules, holes, seeds, options, stores, starter, Stop::never())
+}
+
+/// [`next_round`] that gives up, with [`MatchError::Abandoned`], once `stop` is raised while
+/// the new round's start is normalised (which sows the starter's candidates).
+pub fn next_round_until<R: Rules>(
+    rules: R,
+    holes: u8,
+    seeds: u8,
+    options: MatchOptions,
+    stores: [u32; 2],
+    starter: Side,
+    stop: Stop<'_>,
+) -> Result<Between<R>, MatchError> {
     check_game(R::KIND, options)?;
     let n = holes as usize;
     let s = seeds as u32;
@@ -213,11 +243,20 @@ pub fn next_round<R: Rules>(
         },
         status,
     };
-    let start = Position::from_round_setup(rules, &round).map_err(MatchError::Position)?;
+    let start = Position::from_round_setup_until(rules, &round, stop).map_err(setup_error)?;
     Ok(Between::Next {
         start,
         starter: to_move,
     })
+}
+
+/// A round's start that could not be set up: abandoned (the stop), or not a position.
+fn setup_error(e: PositionError) -> MatchError {
+    match e {
+        // Normalising sows inside `settle`, where only the abandonment is known, not its laps.
+        PositionError::Abandoned(Abandoned) => MatchError::Abandoned { laps: LOOK_EVERY },
+        e => MatchError::Position(e),
+    }
 }
 
 /// One round of a match: who started it, its start, the moves played, and its end once over.
@@ -259,6 +298,19 @@ impl<R: Rules> Match<R> {
         start: Position<R>,
         starter: Side,
     ) -> Result<Match<R>, MatchError> {
+        Self::new_until(rules, seeds, options, start, starter, Stop::never())
+    }
+
+    /// [`Match::new`] that gives up, with [`MatchError::Abandoned`], once `stop` is raised while
+    /// a finished round's successor is set up.
+    pub fn new_until(
+        rules: R,
+        seeds: u8,
+        options: MatchOptions,
+        start: Position<R>,
+        starter: Side,
+        stop: Stop<'_>,
+    ) -> Result<Match<R>, MatchError> {
         check_game(R::KIND, options)?;
         let mut m = Match {
             rules,
@@ -272,12 +324,13 @@ impl<R: Rules> Match<R> {
             }],
             result: None,
         };
-        m.advance()?;
+        m.advance(stop)?;
         Ok(m)
     }
 
-    /// Sets up the following rounds while the current one is over.
-    fn advance(&mut self) -> Result<(), MatchError> {
+    /// Sets up the following rounds while the current one is over. An error may leave a
+    /// finished round without its successor: the callers work on a copy.
+    fn advance(&mut self, stop: Stop<'_>) -> Result<(), MatchError> {
         let mut empty = 0;
         while self.result.is_none() {
             let last = self.rounds.last().expect("a match has a round");
@@ -292,13 +345,14 @@ impl<R: Rules> Match<R> {
             }
             let holes = last.now.board().holes;
             let stores = last.now.score();
-            match next_round(
+            match next_round_until(
                 self.rules,
                 holes,
                 self.seeds,
                 self.options,
                 stores,
                 last.starter,
+                stop,
             )? {
                 Between::Over(w) => self.result = Some(w),
                 Between::Next { start, starter } => self.rounds.push(Round {
@@ -314,30 +368,58 @@ impl<R: Rules> Match<R> {
 
     /// Plays `mv` in the current round; a round's end sets up the next round by itself.
     pub fn play(&mut self, mv: Move) -> Result<(), MatchError> {
+        self.play_until(mv, Stop::never())
+    }
+
+    /// [`Match::play`] that gives up, with [`MatchError::Abandoned`], once `stop` is raised in
+    /// the move's sowing or in setting up the next round; the match is then unchanged.
+    pub fn play_until(&mut self, mv: Move, stop: Stop<'_>) -> Result<(), MatchError> {
         if self.result.is_some() {
             return Err(MatchError::Over);
         }
-        let round = self.rounds.last_mut().expect("a match has a round");
-        let next = round.now.try_play(mv).map_err(|why| MatchError::Illegal {
-            mv: mv.0 as u32,
-            position: round.now.to_string(),
-            why,
+        let now = self.position();
+        let next = now.try_play_until(mv, stop).map_err(|e| match e {
+            PlayError::Illegal(why) => MatchError::Illegal {
+                mv: mv.0 as u32,
+                position: now.to_string(),
+                why,
+            },
+            PlayError::Abandoned { laps } => MatchError::Abandoned { laps },
         })?;
-        round.moves.push(mv);
-        round.now = next;
-        self.advance()
+        self.then(stop, |m| {
+            let round = m.rounds.last_mut().expect("a match has a round");
+            round.moves.push(mv);
+            round.now = next;
+        })
     }
 
     /// Ends the current round by endless play (docs/rules.md §2.10, §13.5), as when a position
     /// repeats: the stores stand, the seeds on the board leave the match, and the next round is
     /// set up from the stores (or the match ends) as after any round.
     pub fn end_round_endless(&mut self) -> Result<(), MatchError> {
+        self.end_round_endless_until(Stop::never())
+    }
+
+    /// [`Match::end_round_endless`] that gives up, with [`MatchError::Abandoned`], once `stop`
+    /// is raised in setting up the next round; the match is then unchanged.
+    pub fn end_round_endless_until(&mut self, stop: Stop<'_>) -> Result<(), MatchError> {
         if self.result.is_some() {
             return Err(MatchError::Over);
         }
-        let round = self.rounds.last_mut().expect("a match has a round");
-        round.now = abandoned(&round.now).map_err(MatchError::Position)?;
-        self.advance()
+        let ended = abandoned(self.position()).map_err(MatchError::Position)?;
+        self.then(stop, |m| {
+            m.rounds.last_mut().expect("a match has a round").now = ended;
+        })
+    }
+
+    /// Applies `change` to the current round and sets up what follows, on a copy that replaces
+    /// the match only when nothing was abandoned: a stopped call leaves the match as it was.
+    fn then(&mut self, stop: Stop<'_>, change: impl FnOnce(&mut Self)) -> Result<(), MatchError> {
+        let mut next = self.clone();
+        change(&mut next);
+        next.advance(stop)?;
+        *self = next;
+        Ok(())
     }
 
     /// The rounds so far, the current one last.

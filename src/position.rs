@@ -58,14 +58,21 @@ pub enum PlayError {
     /// The move is illegal.
     Illegal(IllegalMove),
     /// The sowing was abandoned (its stop was raised): whether it ends is not known.
-    Abandoned(Abandoned),
+    Abandoned {
+        /// The laps its relay had run ([`SowError::Abandoned`]): more than
+        /// [`LOOK_EVERY`](crate::rules::LOOK_EVERY).
+        laps: u64,
+    },
 }
 
 impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayError::Illegal(e) => e.fmt(f),
-            PlayError::Abandoned(e) => e.fmt(f),
+            PlayError::Abandoned { laps } => write!(
+                f,
+                "abandoned: the sowing was still relaying after {laps} laps when asked to stop"
+            ),
         }
     }
 }
@@ -463,7 +470,7 @@ impl<R: Rules> Position<R> {
     pub fn try_play(&self, mv: Move) -> Result<Self, IllegalMove> {
         self.try_play_until(mv, Stop::never()).map_err(|e| match e {
             PlayError::Illegal(e) => e,
-            PlayError::Abandoned(_) => unreachable!("a sowing nobody can stop was abandoned"),
+            PlayError::Abandoned { .. } => unreachable!("a sowing nobody can stop was abandoned"),
         })
     }
 
@@ -473,7 +480,7 @@ impl<R: Rules> Position<R> {
         let (side, pit) = self.check_candidate(mv)?;
         self.sow_and_settle(side, pit, stop).map_err(|e| match e {
             SowError::Endless => PlayError::Illegal(IllegalMove::Endless),
-            SowError::Abandoned => PlayError::Abandoned(Abandoned),
+            SowError::Abandoned { laps } => PlayError::Abandoned { laps },
         })
     }
 
@@ -525,7 +532,7 @@ impl<R: Rules> Position<R> {
                         next,
                     ),
                     Err(SowError::Endless) => {}
-                    Err(SowError::Abandoned) => return Err(Abandoned),
+                    Err(SowError::Abandoned { .. }) => return Err(Abandoned),
                 }
             }
         }
@@ -553,7 +560,7 @@ impl<R: Rules> Position<R> {
                 match self.rules.sow(&mut self.board.clone(), side, pit, stop) {
                     Ok(_) => {}
                     Err(SowError::Endless) => continue,
-                    Err(SowError::Abandoned) => return Err(Abandoned),
+                    Err(SowError::Abandoned { .. }) => return Err(Abandoned),
                 }
             }
             list.push(Move::from_pit(crate::board::Pit(pit as u8), side, holes));

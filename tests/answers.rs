@@ -147,3 +147,67 @@ fn two_processes_writing_the_memory_at_once_leave_it_valid() {
         assert_eq!(analyze_with_memory(&file, holes).0["source"], "memory");
     }
 }
+
+/// Issue 54, must-have 5: a stopped analysis never leaves bounds alone. It names the moves it
+/// proved best or, when it proved none, a move to play (the look-ahead's pick among the moves
+/// not proven worse); checked against the whole analysis's values.
+#[test]
+fn a_stopped_analysis_names_a_move_to_play() {
+    let board = ["kalah", "--holes", "6", "--seeds", "3", "--threads", "1"];
+    let run = |extra: &[&str]| {
+        let o = mancala(&[&["analyze"], &board[..], extra].concat());
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let whole = run(&["--json"]);
+    assert_eq!(whole["complete"], true, "{whole}");
+    let value = |m: u64| {
+        whole["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["move"] == m)
+            .unwrap()["value"]
+            .as_i64()
+            .unwrap()
+    };
+    let best = whole["value"].as_i64().unwrap();
+    for limit in ["0.02", "0.3", "1"] {
+        let v = run(&["--time-limit", limit, "--json"]);
+        if v["complete"] == true {
+            continue;
+        }
+        let named: Vec<u64> = v["best"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_u64().unwrap())
+            .collect();
+        assert!(!named.is_empty(), "no move to play: {v}");
+        if v["best_proven"] == true {
+            assert!(named.iter().all(|&m| value(m) == best), "{v}");
+        } else {
+            assert_eq!(named.len(), 1, "{v}");
+            // Not a move the analysis proved worse than another.
+            let floor = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["lower"].as_i64().unwrap())
+                .max()
+                .unwrap();
+            let pick = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["move"] == named[0])
+                .unwrap();
+            assert!(pick["upper"].as_i64().unwrap() >= floor, "{v}");
+        }
+        let text = mancala(&[&["analyze"], &board[..], &["--time-limit", limit]].concat());
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(
+            text.contains("\nmove:     ") || text.contains("\nbest:     "),
+            "{text}"
+        );
+    }
+}

@@ -113,6 +113,61 @@ fn moves_that_reach_the_relay_are_reported_as_still_relaying() {
     }
 }
 
+/// The laps in "move #1 (2) relays for more than N laps; ... not played" (issue 56 asks for
+/// laps, not seconds).
+fn laps_in(err: &str) -> u64 {
+    let (_, rest) = err
+        .split_once("relays for more than ")
+        .unwrap_or_else(|| panic!("no lap count in {err}"));
+    let n = rest.split(' ').next().unwrap();
+    assert!(rest[n.len()..].starts_with(" laps"), "{err}");
+    n.parse().unwrap()
+}
+
+#[test]
+fn a_stopped_relay_says_how_many_laps_it_ran() {
+    // The message said seconds ("after 1.0 s"); the sowing knows its laps. A relay gives up at a
+    // look at its stop, every 2^20 laps, so it has run more than 2^20 of them.
+    let args = [
+        "solve",
+        "walak-pussa",
+        "--position",
+        relay(),
+        "--moves",
+        "2",
+        "--time-limit",
+        "1",
+    ];
+    let o = within(&args, 2.0);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(124), "{err}");
+    assert!(
+        err.starts_with("error: move #1 (2) relays for more than "),
+        "{err}"
+    );
+    assert!(err.contains("not played"), "{err}");
+    assert!(laps_in(&err) > 1 << 20, "{err}");
+    // The same words for the move a stopped search could not play (its pick's budget).
+    let o = within(
+        &[
+            "solve",
+            "walak-pussa",
+            "--position",
+            relay(),
+            "--time-limit",
+            "1",
+        ],
+        2.0,
+    );
+    let (out, err) = text(&o);
+    if out.contains("cannot play now") || out.contains("not played") {
+        assert!(
+            out.contains("relays for more than 1048576 laps; not played"),
+            "{out}{err}"
+        );
+    }
+}
+
 #[test]
 fn the_batch_honours_the_time_limit_per_line() {
     // Finding 9: `--time-limit` was ignored by `--batch` (26 lines took 74.7 s under 3 s).

@@ -881,3 +881,71 @@ fn verdict_value(words: &str) -> i32 {
         0
     }
 }
+
+/// A move into an endless-looking relay (RELAY, tests/data/relay.txt: North's move 2 relays
+/// for ever) was sown with no stop: the game sat in it past Ctrl-C. Now the first Ctrl-C
+/// abandons the sowing, says which move and how long it relayed, and the game goes on at the
+/// prompt (here: the next line, `moves`, lists the moves that end, again under the stop).
+#[test]
+fn ctrl_c_abandons_a_move_that_relays_for_ever_and_the_game_goes_on() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let relay = crate::serve::relay();
+    let mut child = crate::util::mancala_command()
+        .args(interactive_args(
+            &["walak-pussa", "--position", relay],
+            &["--engine", "none"],
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The greeting is printed once the handler is installed.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("Walak-pussa"), "{first}");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"2\n").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // Back at the prompt: the next command is read and carried out.
+    stdin.write_all(b"show\n").unwrap();
+    drop(stdin);
+    let pid = child.id().to_string();
+    let waited = std::thread::spawn(move || {
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+        (rest, child.wait_with_output().unwrap())
+    });
+    while !waited.is_finished() {
+        if signalled.elapsed() > Duration::from_secs(10) {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            panic!("still sowing 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (rest, o) = waited.join().unwrap();
+    assert!(
+        signalled.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        signalled.elapsed()
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("move 2 relays for more than ") && err.contains("not played"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(plays(&rest).is_empty(), "{rest}");
+    assert!(
+        rest.contains("35"),
+        "show printed the board as it was: {rest}"
+    );
+}

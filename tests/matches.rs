@@ -930,3 +930,31 @@ fn dakon_second_round_with_burnt_pits_by_hand() {
     assert_eq!(m.position().to_string(), "0,0,0/x,x,0/16,2/-");
     assert_eq!(m.play(Move(1)), Err(mancala::matches::MatchError::Over));
 }
+
+/// `mancala match` played its moves with no stop: a move into an endless-looking relay (RELAY,
+/// tests/data/relay.txt: move 2 relays for ever) held it past Ctrl-C. Now the first Ctrl-C
+/// ends it within a second, 130, naming the move and how long it relayed.
+#[test]
+fn ctrl_c_ends_a_match_whose_move_relays_for_ever() {
+    use std::time::{Duration, Instant};
+    let args = [
+        "match",
+        "walak-pussa",
+        "--position",
+        crate::serve::relay(),
+        "--moves",
+        "2",
+    ];
+    let started = Instant::now();
+    let o = crate::hardening::signalled(&args, "-INT", Duration::from_millis(500));
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    assert!(o.stdout.is_empty());
+    assert!(
+        err.starts_with("error: interrupted: move #1 (2) in round 1 relays for more than ")
+            && err.trim_end().ends_with("not played"),
+        "{err}"
+    );
+}

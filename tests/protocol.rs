@@ -456,3 +456,35 @@ fn the_calibrated_engine_draws_the_librarys_moves_from_its_seed() {
     assert!(distinct.len() > 1, "{first:?}");
     e.quit();
 }
+
+/// Issue 54: the engine keeps its analyzer (its transposition table, its tables) from one `go`
+/// to the next, so the same position searched again costs a fraction of the first search, with
+/// the same answer; `setoption` of the table makes a new one.
+#[test]
+fn the_next_go_answers_from_the_kept_search() {
+    let mut e = Engine::start(&["--threads", "1", "--hash-mb", "64"]);
+    let nodes = |line: &str| -> u64 {
+        let w: Vec<&str> = line.split(' ').collect();
+        let at = w.iter().position(|&x| x == "nodes").expect("a node count");
+        w[at + 1].parse().unwrap()
+    };
+    e.send("position kalah --holes 6 --seeds 3");
+    let mut searched = Vec::new();
+    for _ in 0..2 {
+        e.send("go");
+        let info = e.until("info depth", 60);
+        assert_eq!(e.until("bestmove", 60), "bestmove 5 value +2", "{info}");
+        searched.push(nodes(&info));
+    }
+    assert!(
+        searched[1] * 10 < searched[0],
+        "nodes of the two searches: {searched:?}"
+    );
+    // A new table: searched from nothing again.
+    e.send("setoption name Hash value 32");
+    e.send("go");
+    let info = e.until("info depth", 60);
+    assert_eq!(e.until("bestmove", 60), "bestmove 5 value +2");
+    assert!(nodes(&info) * 10 > searched[0], "{info} vs {searched:?}");
+    e.quit();
+}

@@ -102,6 +102,19 @@ class Analysis:
     nodes: int
     seconds: float
 
+class MoveValues(Dict[int, int]):
+    """What ``mancala.analyze`` returns: ``{move: value}`` of the moves valued exactly (final
+    South minus North), and what a stopped analysis proved of the others."""
+
+    complete: bool
+    """Whether every legal move is valued (``False``: the time limit stopped the analysis)."""
+    bounds: Dict[int, Tuple[int, int]]
+    """``{move: (lower, upper)}`` of every legal move (equal when exact)."""
+    value_bounds: Tuple[int, int]
+    """``(lower, upper)`` on the position's value."""
+    best: List[int]
+    """The moves proven best."""
+
 class Answer:
     """What ``Analyzer.solve`` found."""
 
@@ -148,8 +161,9 @@ def analyze(
     hash_mb: Optional[int] = None,
     tables: TablesArg = None,
     time_limit: Optional[float] = None,
-) -> Dict[int, int]:
-    """Every legal move's exact value; ``TimeoutError`` when the time limit runs out."""
+) -> MoveValues:
+    """Every legal move's exact value; when the time limit runs out, the moves valued by then,
+    with ``complete=False`` and every move's proven ``bounds``."""
 
 def perfect_move(
     pos: Position,

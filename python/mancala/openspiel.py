@@ -403,6 +403,12 @@ class ExactBot(pyspiel.Bot):
                 tables=self._tables,
                 time_limit=self._time_limit,
             )
+            if not values.complete:
+                # A stopped analysis values some moves only: the bot needs them all.
+                raise TimeoutError(
+                    f"the analysis of {pos} was stopped by the time limit of "
+                    f"{self._time_limit} s: {len(values)} of {len(values.bounds)} moves valued"
+                )
             self._values[pos] = values
         return values
 

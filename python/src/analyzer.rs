@@ -258,6 +258,7 @@ impl PyAnalyzer {
                 tables,
                 book,
                 memory,
+                wide_table: false,
             },
             games: Mutex::new(PerGame::default()),
         })

@@ -30,6 +30,7 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<calibrated::PyCalibrated>()?;
     m.add_function(wrap_pyfunction!(search::solve, m)?)?;
     m.add_function(wrap_pyfunction!(search::analyze, m)?)?;
+    m.add("MoveValues", search::move_values_type(m.py())?)?;
     m.add_function(wrap_pyfunction!(search::perfect_move, m)?)?;
     m.add_class::<review::PyMoveReview>()?;
     m.add_function(wrap_pyfunction!(review::review, m)?)?;

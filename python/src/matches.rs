@@ -3,10 +3,13 @@
 
 use crate::any::{self, Wrap};
 use crate::errors::value_error;
-use crate::position::{check_seeds, parse, play_typed, side_letter, start, typed_move, PyPosition};
+use crate::position::{
+    check_seeds, parse, play_typed_until, side_letter, start, typed_move, PyPosition,
+};
 use mancala::board::{Move, Side};
-use mancala::matches::{Match, MatchOptions};
-use mancala::Position;
+use mancala::matches::{Match, MatchError, MatchOptions};
+use mancala::stop::StopToken;
+use mancala::{Abandoned, Position};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -21,14 +24,14 @@ struct RoundView {
 
 /// A match of one game, its rules erased (the library's `Match<R>` is generic).
 trait AnyMatch: Send + Sync {
-    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()>;
+    fn play(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<()>;
     fn position(&self) -> PyPosition;
     fn rounds(&self) -> Vec<RoundView>;
     fn result(&self) -> Option<Option<Side>>;
 }
 
 impl<R: Wrap> AnyMatch for Match<R> {
-    fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn play(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let typed = typed_move(mv)?;
         let round = self.rounds().len();
         if let Some(over) = self.result() {
@@ -38,11 +41,29 @@ impl<R: Wrap> AnyMatch for Match<R> {
                 verdict(over)
             )));
         }
-        // The shared checks and messages (marks, range, why illegal), then the match's own move.
-        let now: &Position<R> = Match::position(self);
-        play_typed(now, &typed).map_err(|e| value_error(format!("{e} (round {round})")))?;
-        Match::play(self, Move(typed.pit as u8))
-            .map_err(|e| value_error(format!("move {} in round {round}: {e}", typed.text)))
+        // The shared checks and messages (marks, range, why illegal), then the match's own move;
+        // both sow, on a thread of their own under a stop that Ctrl-C raises: a move of a relay
+        // game can relay for billions of laps (docs/rules.md §2.9).
+        let now: Position<R> = *Match::position(self);
+        let stop = StopToken::new();
+        let looked_at = stop.clone();
+        let done = crate::watch::watch(py, None, &stop, move || {
+            let stop = looked_at.as_stop();
+            if let Err(e) = play_typed_until(&now, &typed, stop)? {
+                return Ok(Err(format!("{e} (round {round})")));
+            }
+            Ok(match self.play_until(Move(typed.pit as u8), stop) {
+                Ok(()) => Ok(()),
+                Err(MatchError::Abandoned { .. }) => return Err(Abandoned),
+                Err(e) => Err(format!("move {} in round {round}: {e}", typed.text)),
+            })
+        })?;
+        match done.value {
+            Ok(played) => played.map_err(value_error),
+            Err(Abandoned) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "stopped in the middle of a long sowing",
+            )),
+        }
     }
 
     fn position(&self) -> PyPosition {
@@ -152,8 +173,8 @@ impl PyMatch {
 
     /// Plays `move` (a pit number or `"S3"`) in the current round; a finished round sets up the
     /// next one (or ends the match). Raises `ValueError` for an illegal move.
-    fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.inner.play(r#move)
+    fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.play(py, r#move)
     }
 
     /// The current position: the current round's, or the last round's end once the match is over.

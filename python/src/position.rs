@@ -8,7 +8,7 @@ use mancala::notation::{PitStatus, RoundSetup, Setup};
 use mancala::rules::GameKind;
 use mancala::stop::{Stop, StopToken};
 use mancala::variant::Variant;
-use mancala::{Abandoned, IllegalMove, Position};
+use mancala::{Abandoned, IllegalMove, PlayError, Position};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -149,26 +149,40 @@ pub(crate) fn typed_move(mv: &Bound<'_, PyAny>) -> PyResult<Typed> {
 
 /// Plays a typed move, with the CLI's messages for a move it refuses.
 pub(crate) fn play_typed<R: Wrap>(p: &Position<R>, m: &Typed) -> Result<Position<R>, String> {
+    play_typed_until(p, m, Stop::never()).unwrap_or_else(|_| unreachable!("a sowing nobody stops"))
+}
+
+/// [`play_typed`] that gives up once `stop` is raised inside a long sowing (`Err(Abandoned)`).
+pub(crate) fn play_typed_until<R: Wrap>(
+    p: &Position<R>,
+    m: &Typed,
+    stop: Stop<'_>,
+) -> Result<Result<Position<R>, String>, Abandoned> {
     let label = format!("move {}", m.text);
     let Some(mover) = p.to_move() else {
-        return Err(format!(
+        return Ok(Err(format!(
             "{label} is illegal: the game is already over in {p}"
-        ));
+        )));
     };
     if let Some(side) = m.side {
         if side != mover {
-            return Err(format!(
+            return Ok(Err(format!(
                 "{label} is marked for {side}, but {mover} is to move in {p}"
-            ));
+            )));
         }
     }
-    match p.try_play(Move(u8::try_from(m.pit).unwrap_or(u8::MAX))) {
-        Ok(q) => Ok(q),
-        Err(IllegalMove::OutOfRange { holes, .. }) => Err(format!(
-            "{label} is illegal: out of range (moves are 1..={holes})"
-        )),
-        Err(e) => Err(format!("{label} is illegal for {mover} in {p}: {e}")),
-    }
+    Ok(
+        match p.try_play_until(Move(u8::try_from(m.pit).unwrap_or(u8::MAX)), stop) {
+            Ok(q) => Ok(q),
+            Err(PlayError::Abandoned { .. }) => return Err(Abandoned),
+            Err(PlayError::Illegal(IllegalMove::OutOfRange { holes, .. })) => Err(format!(
+                "{label} is illegal: out of range (moves are 1..={holes})"
+            )),
+            Err(PlayError::Illegal(e)) => {
+                Err(format!("{label} is illegal for {mover} in {p}: {e}"))
+            }
+        },
+    )
 }
 
 /// `"S"`, `"N"`.
@@ -234,11 +248,15 @@ impl PyPosition {
     }
 
     /// The position after `move` (a pit number, or `"S3"` with the side), forced passes and the
-    /// end of the game applied. Raises `ValueError` for an illegal move.
-    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
+    /// end of the game applied. Raises `ValueError` for an illegal move. Ctrl-C stops a long
+    /// relay (`KeyboardInterrupt`), as in `legal_moves`.
+    fn play(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
         let m = typed_move(r#move)?;
-        let inner =
-            with_pos!(&self.inner, p => play_typed(p, &m).map(Wrap::wrap)).map_err(value_error)?;
+        let inner = with_pos!(&self.inner, p => stoppable(py, p, |q, stop| {
+            play_typed_until(&q, &m, stop)
+        })?
+        .map(Wrap::wrap))
+        .map_err(value_error)?;
         Ok(PyPosition { inner })
     }
 

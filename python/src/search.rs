@@ -8,6 +8,10 @@ use crate::settings;
 use crate::tables::PyTables;
 use crate::watch::watch;
 use crate::with_pos;
+use mancala::answers::{
+    Analysis, Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TableSize,
+    TablesChoice,
+};
 use mancala::endgame::{default_dir, open_for_search, MancalaIndexer};
 use mancala::round_perfect::{Reason, RoundPerfect};
 use mancala::stop::StopToken;
@@ -273,27 +277,68 @@ fn solve_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResul
     }
 }
 
-fn analyze_in<R: Wrap>(
-    py: Python<'_>,
-    p: &Position<R>,
-    o: &SearchOpts,
-) -> PyResult<Vec<(u8, i32)>> {
-    let ran = run(py, p, o, |s, proven| s.analyze_tracked(p, proven))?;
-    match ran.result {
-        Ok(()) => Ok(ran
-            .proven
-            .valued
-            .iter()
-            .map(|&(m, v)| (m.0, p.final_value(v)))
-            .collect()),
-        Err(SearchError::Interrupted) if ran.timed_out => Err(PyTimeoutError::new_err(format!(
-            "analyze was stopped by the time limit of {} s: {} of {} moves valued",
-            o.time_limit.unwrap_or(0.0),
-            ran.proven.valued.len(),
-            p.legal_moves().len()
-        ))),
-        Err(e) => Err(search_error(e)),
-    }
+/// The class of what `mancala.analyze` returns: a `dict` of the moves valued exactly, which
+/// says too what a stopped analysis proved of the others. Python code, because only a class
+/// written in Python can extend `dict` in a wheel built for every CPython (abi3).
+const MOVE_VALUES: &std::ffi::CStr = c"
+class MoveValues(dict):
+    \"\"\"``{move: value}`` of the moves valued exactly (final South minus North), as
+    ``mancala.analyze`` returns it. ``complete``: whether every legal move is valued (``False``:
+    the time limit stopped the analysis); ``bounds``: ``{move: (lower, upper)}`` of every legal
+    move, equal when exact; ``value_bounds``: ``(lower, upper)`` on the position's value;
+    ``best``: the moves proven best.\"\"\"
+
+    __slots__ = ('complete', 'bounds', 'value_bounds', 'best')
+    __module__ = 'mancala'
+";
+
+/// The `MoveValues` class, made once.
+pub(crate) fn move_values_type(py: Python<'_>) -> PyResult<&Bound<'_, pyo3::types::PyType>> {
+    static CLASS: pyo3::sync::GILOnceCell<Py<pyo3::types::PyType>> = pyo3::sync::GILOnceCell::new();
+    CLASS
+        .get_or_try_init(py, || {
+            let m =
+                PyModule::from_code(py, MOVE_VALUES, c"mancala/_values.py", c"mancala._values")?;
+            Ok::<_, PyErr>(
+                m.getattr("MoveValues")?
+                    .downcast_into::<pyo3::types::PyType>()?
+                    .unbind(),
+            )
+        })
+        .map(|c| c.bind(py))
+}
+
+/// Every legal move of `p` valued by a library [`Analyzer`] made for this call (the search
+/// alone: no book, no memory; the tables asked for), stopped by the time limit or Ctrl-C.
+fn analyze_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResult<Analysis> {
+    let mut analyzer = Analyzer::<R>::new(AnalyzerConfig {
+        threads: o.threads,
+        table_size: TableSize::fixed(o.hash_bytes),
+        tables: o
+            .tables
+            .clone()
+            .map_or(TablesChoice::Off, TablesChoice::Dir),
+        book: false,
+        memory: MemoryChoice::Off,
+        wide_table: false,
+    });
+    let stop = StopToken::new();
+    let limits = Limits {
+        time: None,
+        stop: Some(stop.clone()),
+    };
+    let limit = o.time_limit.map(Duration::from_secs_f64);
+    let w = watch(py, limit, &stop, || analyzer.analyze(p, &limits))?;
+    w.value.map_err(|e| match e {
+        AnalyzerError::Tables { dir, source } => {
+            table_error(&format!("tables {}", dir.display()), source)
+        }
+        AnalyzerError::TablesCannotHold { position } => value_error(format!(
+            "tables: endgame tables hold positions whose pits are all open; {position} has burnt pits or sons, so solve it without tables"
+        )),
+        AnalyzerError::Search(e) => search_error(e),
+        other => value_error(other.to_string()),
+    })
 }
 
 /// The exact value of `pos` under perfect play (final South minus North), its best moves and a
@@ -315,8 +360,9 @@ pub fn solve(
     with_pos!(&pos.inner, p => solve_in(py, p, &o))
 }
 
-/// The exact value (final South minus North) of every legal move of `pos`: `{move: value}`.
-/// Same settings as `solve`; a time limit that runs out raises `TimeoutError`.
+/// The exact value (final South minus North) of every legal move of `pos`: `{move: value}`, a
+/// `MoveValues` (a `dict`). Same settings as `solve`; when the time limit runs out, the moves
+/// valued by then, with `complete=False` and the proven `bounds` of every move.
 #[pyfunction]
 #[pyo3(signature = (pos, threads=None, hash_mb=None, tables=None, time_limit=None))]
 pub fn analyze<'py>(
@@ -326,14 +372,24 @@ pub fn analyze<'py>(
     hash_mb: Option<u64>,
     tables: Option<&Bound<'py, PyAny>>,
     time_limit: Option<f64>,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let o = SearchOpts::new(threads, hash_mb, tables, time_limit)?;
-    let moves = with_pos!(&pos.inner, p => analyze_in(py, p, &o))?;
-    let d = PyDict::new(py);
-    for (m, v) in moves {
-        d.set_item(m, v)?;
+    let a = with_pos!(&pos.inner, p => analyze_in(py, p, &o))?;
+    let values = PyDict::new(py);
+    let bounds = PyDict::new(py);
+    for m in &a.moves {
+        if let Some(v) = m.value.value() {
+            values.set_item(m.mv.0, v)?;
+        }
+        bounds.set_item(m.mv.0, (m.value.lower, m.value.upper))?;
     }
-    Ok(d)
+    let r = move_values_type(py)?.call1((values,))?;
+    r.setattr("complete", a.complete())?;
+    r.setattr("bounds", bounds)?;
+    r.setattr("value_bounds", (a.value.lower, a.value.upper))?;
+    let best: Vec<u32> = a.best().iter().map(|m| u32::from(m.0)).collect();
+    r.setattr("best", best)?;
+    Ok(r)
 }
 
 fn perfect_in<R: Wrap>(

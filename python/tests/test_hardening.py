@@ -79,3 +79,44 @@ def test_ctrl_c_stops_a_long_relay(method):
     with pytest.raises(KeyboardInterrupt):
         getattr(p, method)()
     assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize("kind", ["position", "match"])
+def test_ctrl_c_stops_a_move_into_a_long_relay(kind):
+    # play(2) on RELAY sowed with no stop, in a position and in a match: Ctrl-C was ignored
+    # until the relay ended (never).
+    if kind == "position":
+        p = mancala.Position.parse("walak-pussa", RELAY)
+    else:
+        p = mancala.Match("walak-pussa", position=RELAY)
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        p.play(2)
+    assert time.monotonic() - started < 2.0
+    # The match is as it was; an ordinary move still plays, with the CLI's words for a bad one.
+    if kind == "match":
+        assert str(p.position) == RELAY
+    with pytest.raises(ValueError, match="out of range"):
+        p.play(9)
+    p.play(1)
+
+
+def test_searches_of_a_long_relay_end_within_their_time_limit():
+    # Every search of RELAY sows move 2, which relays for ever: the time limit must end it.
+    p = mancala.Position.parse("walak-pussa", RELAY)
+    started = time.monotonic()
+    solved = mancala.solve(p, threads=1, hash_mb=16, time_limit=1)
+    assert not solved.complete and solved.bounds is not None
+    assert time.monotonic() - started < 3.0
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        mancala.analyze(p, threads=1, hash_mb=16, time_limit=1)
+    assert time.monotonic() - started < 3.0
+    started = time.monotonic()
+    analysis = mancala.Analyzer(threads=1, hash_mb=16, memory=False).analyze(p, time_limit=1)
+    assert not analysis.complete
+    lower, upper = analysis.value_bounds
+    assert lower <= upper
+    assert time.monotonic() - started < 3.0

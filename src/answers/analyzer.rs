@@ -82,6 +82,9 @@ pub struct AnalyzerConfig {
     pub book: bool,
     /// The memory of proven positions to answer from and keep what is proven in.
     pub memory: MemoryChoice,
+    /// Whether the transposition table uses its wide (16-byte) entries even where the narrow
+    /// ones would do: for measuring the wide path (the values are the same).
+    pub wide_table: bool,
 }
 
 /// Which memory of proven positions an analyzer uses ([`super::memory`]).
@@ -106,6 +109,7 @@ impl Default for AnalyzerConfig {
             tables: TablesChoice::Default,
             book: true,
             memory: MemoryChoice::Off,
+            wide_table: false,
         }
     }
 }
@@ -465,6 +469,7 @@ impl<R: Rules> Analyzer<R> {
                 tt_max_bytes: self.config.table_size.max_bytes(p),
                 stop: Some(self.stop.clone()),
                 progress: Some(self.progress.clone()),
+                wide_table: self.config.wide_table,
                 ..SearchConfig::default()
             };
             let oracle = tables.map(|t| t as &'static dyn Oracle<Position<R>>);
@@ -487,6 +492,27 @@ impl<R: Rules> Analyzer<R> {
     fn watched<T>(&mut self, limits: &Limits, job: impl FnOnce(&mut Self) -> T) -> T {
         let stop = self.stop.clone();
         super::watch::watched(&stop, limits.time, limits.stop.as_ref(), || job(self))
+    }
+
+    /// Runs `job` on the kept search fitted to `p` (the transposition table earlier calls
+    /// filled, the tables opened once) under `limits`: for a front end that reports the
+    /// search's own result (its node and table counts, what a stopped solve proved) and keeps
+    /// in the memory what it proves ([`Analyzer::remember_solved`]). The search's stop is the
+    /// analyzer's, raised by `limits`; `job` sees [`SearchError::Interrupted`] then.
+    ///
+    /// # Errors
+    /// [`AnalyzerError`] when the tables cannot be opened or the search cannot be built; the
+    /// job's own error comes back inside.
+    pub fn search<T>(
+        &mut self,
+        p: &Position<R>,
+        limits: &Limits,
+        job: impl FnOnce(&mut Solver<'static, Position<R>>) -> Result<T, SearchError>,
+    ) -> Result<Result<T, SearchError>, AnalyzerError> {
+        self.open_asked_tables(p)?;
+        self.watched(limits, |me| -> Result<_, AnalyzerError> {
+            Ok(job(me.solver_for(p)?))
+        })
     }
 
     /// Solves `p`: its value, its best moves and a principal variation, or, when `limits`

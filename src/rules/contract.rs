@@ -24,12 +24,23 @@ pub enum SowError {
     /// The sowing never ends (docs/rules.md §2.9): the move is illegal.
     Endless,
     /// The sowing was abandoned because its [`Stop`] was raised: whether it ends is not known.
-    Abandoned,
+    Abandoned {
+        /// The laps the relay had run when it gave up: more than [`LOOK_EVERY`], as a relay looks
+        /// at its stop only every [`LOOK_EVERY`] laps (an ordinary sowing never gives up).
+        laps: u64,
+    },
 }
 
+/// How many laps a relay runs between two looks at its [`Stop`] (docs/rules.md §2.9): a
+/// sowing abandoned by its stop has run more than this many.
+pub const LOOK_EVERY: u64 = 1 << 20;
+
+/// A sowing given up where only the [`Abandoned`] is known, not its relay's laps (the relays
+/// that settle a position after the move's own sowing): more than [`LOOK_EVERY`] laps, the
+/// least any abandoned relay has run.
 impl From<Abandoned> for SowError {
     fn from(_: Abandoned) -> Self {
-        SowError::Abandoned
+        SowError::Abandoned { laps: LOOK_EVERY }
     }
 }
 

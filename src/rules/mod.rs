@@ -32,7 +32,7 @@ mod san_yao;
 mod walak_pussa;
 
 pub use catalogue::{GameKind, SizeError};
-pub use contract::{NotCandidate, Rules, SowError, TurnEnd};
+pub use contract::{NotCandidate, Rules, SowError, TurnEnd, LOOK_EVERY};
 pub use names::{UnknownGame, ALIASES};
 pub use options::{GameOption, NoOption, RuleOption};
 

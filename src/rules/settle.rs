@@ -60,7 +60,7 @@ pub(crate) fn has_legal_move<R: Rules>(
         match rules.sow(&mut board.clone(), side, pit, stop) {
             Ok(_) => return Ok(true),
             Err(SowError::Endless) => {}
-            Err(SowError::Abandoned) => return Err(Abandoned),
+            Err(SowError::Abandoned { .. }) => return Err(Abandoned),
         }
     }
     Ok(false)

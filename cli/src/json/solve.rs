@@ -149,6 +149,17 @@ pub struct AnalyzeStopped {
     pub winner: Option<Winner>,
     /// Every legal move, in move order.
     pub moves: Vec<MoveBounds>,
+    /// The moves proven best (valued, and no other can do better); when none is proven yet,
+    /// the one move to play now (the look-ahead's pick among the moves not proven worse, as a
+    /// stopped `solve`'s: `best_proven` false). Empty when no move's sowing ended within the
+    /// time the pick may take (`unfinished` then lists them).
+    pub best: Vec<u8>,
+    /// Whether `best` holds proven best moves (true) or the unproven pick (false).
+    pub best_proven: bool,
+    /// Moves whose sowing was still relaying when the time to pick a move ran out. Absent when
+    /// none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unfinished: Vec<u8>,
     pub nodes: u64,
     pub seconds: f64,
 }

@@ -4,7 +4,7 @@
 
 mod landmarks;
 
-use super::SowError;
+use super::{SowError, LOOK_EVERY};
 use crate::board::{Pits, Ring};
 use crate::stop::Stop;
 
@@ -47,7 +47,7 @@ pub(crate) enum LapEnd {
 /// state lies on the cycle and the power exceeds the cycle length, the next circuit meets it.
 /// No cap on laps: a finite sowing always stops before any state repeats.
 ///
-/// It looks at `stop` whenever Brent's step count reaches a multiple of 2^20 laps, and gives up
+/// It looks at `stop` whenever Brent's step count reaches a multiple of [`LOOK_EVERY`] laps, and gives up
 /// with [`SowError::Abandoned`] when it is raised: a sowing of a cyclic game can run billions of
 /// laps before it ends or repeats, longer than any time limit, and has no other way out.
 #[inline]
@@ -131,7 +131,7 @@ fn run<const MARKS: bool>(
                 return long_run(brent, saved, pits, lift, laps, stop, lap);
             }
         } else if brent.at_checkpoint() && stop.is_raised() {
-            return Err(SowError::Abandoned);
+            return Err(SowError::Abandoned { laps: brent.laps() });
         }
     }
 }
@@ -171,11 +171,17 @@ impl Brent {
         Brent { power: 1, steps: 0 }
     }
 
-    /// Whether the count since the saved state moved is a whole number of 2^20 laps: where a long
-    /// sowing looks whether its stop was raised.
+    /// Whether the count since the saved state moved is a whole number of [`LOOK_EVERY`] laps:
+    /// where a long sowing looks whether its stop was raised.
     #[inline]
     pub(crate) fn at_checkpoint(&self) -> bool {
-        self.steps & ((1 << 20) - 1) == 0
+        self.steps & (LOOK_EVERY - 1) == 0
+    }
+
+    /// The laps counted so far: the saved state moved after 1, 2, 4, ... `power / 2` laps (in
+    /// all `power - 1`), and `steps` laps have been run since.
+    pub(crate) fn laps(&self) -> u64 {
+        self.power - 1 + self.steps
     }
 
     /// Counts a lap; true when the saved state must move to the current one.

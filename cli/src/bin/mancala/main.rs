@@ -24,6 +24,7 @@ mod setup;
 mod solve;
 mod tables;
 mod verify;
+mod wording;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -153,6 +154,9 @@ pub struct PositionArgs {
     load: Option<std::path::PathBuf>,
     #[command(flatten)]
     rules: RuleArgs,
+    /// Whose words the errors use: the flags, or a web request's fields.
+    #[arg(skip)]
+    wording: wording::Wording,
 }
 
 #[derive(Args, Debug)]
@@ -265,7 +269,12 @@ impl PositionArgs {
         let holes = mancala_cli::args::holes(kind, self.holes)?;
         if let Some(text) = &self.position {
             if self.seeds.is_some() {
-                bail!("--seeds sets up a start position; it cannot be combined with --position");
+                let w = self.wording;
+                bail!(
+                    "{} sets up a start position; it cannot be combined with {}",
+                    w.name("seeds"),
+                    w.name("position")
+                );
             }
             return self.parse_position(rules, text, stop);
         }
@@ -312,19 +321,22 @@ impl PositionArgs {
                     } else {
                         String::new()
                     };
-                    anyhow::anyhow!("invalid --position '{text}': {e}{hint}")
+                    anyhow::anyhow!("invalid {} '{text}': {e}{hint}", self.wording.name("position"))
                 })?;
                 RoundSetup::open(plain)
             } else {
-                text.parse()
-                    .with_context(|| format!("invalid --position '{text}'"))?
+                text.parse().with_context(|| {
+                    format!("invalid {} '{text}'", self.wording.name("position"))
+                })?
             };
             let setup = &round.setup;
             if let Some(h) = self.holes {
                 if setup.south.len() == setup.north.len() && setup.south.len() != h as usize {
                     bail!(
-                        "invalid --position '{text}': it has {} pits per row but --holes is {h}",
-                        setup.south.len()
+                        "invalid {} '{text}': it has {} pits per row but {} is {h}",
+                        self.wording.name("position"),
+                        setup.south.len(),
+                        self.wording.name("holes")
                     );
                 }
             }
@@ -332,7 +344,9 @@ impl PositionArgs {
                 Err(mancala::PositionError::Abandoned(_)) => Err(anyhow::Error::new(
                     move_list::StillRelaying::new(&format!("normalising '{text}'")),
                 )),
-                r => r.with_context(|| format!("invalid --position '{text}'")),
+                r => {
+                    r.with_context(|| format!("invalid {} '{text}'", self.wording.name("position")))
+                }
             }
         }
     }

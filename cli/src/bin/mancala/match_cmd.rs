@@ -1,14 +1,20 @@
 //! `mancala match`: a multi-round match (docs/rules.md §13) played from a move list that runs on
 //! across rounds; with `--interactive`, against the engine (`interactive`).
 
+use super::move_list::StillRelaying;
+use super::wording::Wording;
 use super::{json, PositionArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala::board::{Move, Side};
-use mancala::matches::{Match, MatchOptions};
+use mancala::matches::{Match, MatchError, MatchOptions};
 use mancala::notation::RoundSetup;
 use mancala::rules::Rules;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
+use mancala_cli::exit::Interrupted;
+use mancala_cli::signal;
+use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -30,8 +36,13 @@ pub(super) struct MatchArgs {
 
 /// The match's first round and its starter: `--position` (its side to move, or South for a
 /// finished round given without its history, §13.3), or the start of the board.
-/// `--seeds` is the refill of every round; with `--position` it only sets that.
-fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, Side, u8)> {
+/// `--seeds` is the refill of every round; with `--position` it only sets that. Its sowings
+/// (normalising the start) give up once `stop` is raised.
+fn first_round<R: Rules>(
+    args: &PositionArgs,
+    rules: R,
+    stop: Stop<'_>,
+) -> Result<(Position<R>, Side, u8)> {
     if args.load.is_some() {
         bail!("--load reads the record of one game (`play --record`); a match is given by --position and --moves");
     }
@@ -41,7 +52,7 @@ fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, 
     if args.position.is_some() {
         plain.seeds = None;
     }
-    let p = plain.position(rules)?;
+    let p = plain.position_until(rules, stop)?;
     let holes = p.board().holes;
     let kind = R::KIND;
     let (smin, smax) = kind.seeds_range(holes);
@@ -55,7 +66,7 @@ fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, 
     };
     let starter = match &args.position {
         Some(text) => {
-            let round: RoundSetup = text.parse().context("--position")?;
+            let round: RoundSetup = text.parse().context(args.wording.name("position"))?;
             round.setup.to_move.unwrap_or(Side::South)
         }
         None => Side::South,
@@ -64,16 +75,31 @@ fn first_round<R: Rules>(args: &PositionArgs, rules: R) -> Result<(Position<R>, 
 }
 
 /// The match of `pos` (its first round, then `--moves` running on across the rounds): the one
-/// computation behind `match` and the server's `/api/match`.
+/// computation behind `match` and the server's `/api/match`. Every sowing looks at `stop` (the
+/// server's time limit, a closed connection, Ctrl-C): a move that relays for billions of laps
+/// (docs/rules.md §2.9) ends the match with a [`StillRelaying`] error naming it.
 pub(crate) fn play_match<R: Rules>(
     pos: &PositionArgs,
     fill_from_move_1: bool,
     rules: R,
+    stop: Stop<'_>,
 ) -> Result<Match<R>> {
     let options = MatchOptions { fill_from_move_1 };
-    mancala::matches::check_game(R::KIND, options).map_err(mancala_cli::args::match_error)?;
-    let (start, starter, seeds) = first_round(pos, rules)?;
-    let mut m = Match::new(rules, seeds, options, start, starter)?;
+    mancala::matches::check_game(R::KIND, options).map_err(|e| match pos.wording {
+        Wording::Flags => mancala_cli::args::match_error(e),
+        // The library's words name the option as the body's field does not: say the field.
+        Wording::Fields => match e {
+            MatchError::FillOrderFixed(game) => anyhow::anyhow!(
+                "\"fill_from_move_1\" applies to dakon and walak-pussa only, not to {} ({} fills from move 1 always)",
+                game.name(),
+                game.title()
+            ),
+            e => e.into(),
+        },
+    })?;
+    let (start, starter, seeds) = first_round(pos, rules, stop)?;
+    let mut m = Match::new_until(rules, seeds, options, start, starter, stop)
+        .map_err(|e| relaying(e, || "setting up the round after the first".to_string()))?;
     // The shared move syntax (`3`, or `S3` with the side: a printed PV pastes back); a mark is
     // checked against the side to move of the round at that point.
     for (i, text) in super::move_list::split(&pos.moves).into_iter().enumerate() {
@@ -83,9 +109,10 @@ pub(crate) fn play_match<R: Rules>(
         };
         if m.result().is_some() {
             bail!(
-                "move #{place} ({text}): the match is over after round {} ({}); the --moves list runs past the match's end",
+                "move #{place} ({text}): the match is over after round {} ({}); the {} list runs past the match's end",
                 m.rounds().len(),
-                verdict(m.result())
+                verdict(m.result()),
+                pos.wording.name("moves")
             );
         }
         let round = m.rounds().len();
@@ -98,10 +125,20 @@ pub(crate) fn play_match<R: Rules>(
             }
         }
         let mv = Move(u8::try_from(typed.pit).unwrap_or(u8::MAX));
-        m.play(mv)
-            .with_context(|| format!("move #{place} ({text}) in round {round}"))?;
+        let label = || format!("move #{place} ({text}) in round {round}");
+        m.play_until(mv, stop).map_err(|e| relaying(e, label))?;
     }
     Ok(m)
+}
+
+/// A match's error as the command reports it: an abandoned sowing as [`StillRelaying`] (the
+/// error the commands and the server know to report as a stop), anything else in `what`'s
+/// context.
+fn relaying(e: MatchError, what: impl Fn() -> String) -> anyhow::Error {
+    match e {
+        MatchError::Abandoned { laps } => anyhow::Error::new(StillRelaying::after(&what(), laps)),
+        e => anyhow::Error::new(e).context(what()),
+    }
 }
 
 /// The match as JSON (docs/json.md `match`).
@@ -127,7 +164,17 @@ pub(crate) fn match_json<R: Rules>(m: &Match<R>) -> json::MatchPlay {
 }
 
 pub(super) fn run<R: Rules>(args: &MatchArgs, rules: R) -> Result<ExitCode> {
-    let m = play_match(&args.pos, args.fill_from_move_1, rules)?;
+    // Ctrl-C stops a move still relaying (docs/rules.md §2.9), which then says so.
+    let stop = StopToken::new();
+    let played = Watcher::new("the match", OnSignal::Stop)
+        .stop(stop.clone())
+        .run(|| play_match(&args.pos, args.fill_from_move_1, rules, stop.as_stop()));
+    let m = match played {
+        Err(e) if e.downcast_ref::<StillRelaying>().is_some() && signal::interrupted() => {
+            return Err(anyhow::Error::new(Interrupted(e.to_string())));
+        }
+        played => played?,
+    };
     if args.interactive.interactive {
         return super::interactive::play_match(m, &args.pos, &args.interactive);
     }

@@ -7,9 +7,9 @@
 use anyhow::{bail, Result};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
+use mancala::rules::LOOK_EVERY;
 use mancala::stop::Stop;
 use mancala::{PlayError, Position};
-use std::time::Instant;
 
 /// One typed move: the pit number and the side it is marked for, if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,13 +62,11 @@ pub fn play_typed<R: Rules>(
         }
     }
     let mv = Move(u8::try_from(m.pit).unwrap_or(u8::MAX));
-    let started = Instant::now();
     match p.try_play_until(mv, stop) {
         Ok(q) => Ok(q),
-        Err(PlayError::Abandoned(_)) => Err(anyhow::Error::new(StillRelaying {
-            what: label.to_string(),
-            seconds: started.elapsed().as_secs_f64(),
-        })),
+        Err(PlayError::Abandoned { laps }) => {
+            Err(anyhow::Error::new(StillRelaying::after(label, laps)))
+        }
         Err(PlayError::Illegal(mancala::IllegalMove::OutOfRange { holes, .. })) => {
             bail!("{label} is illegal: out of range (the pits are numbered 1 to {holes})")
         }
@@ -84,29 +82,32 @@ pub fn play_typed<R: Rules>(
 pub struct StillRelaying {
     /// What was being sown ("move #1 (2)", "the start position").
     pub what: String,
-    /// How long it ran.
-    pub seconds: f64,
+    /// The laps its relay had run when it gave up ([`mancala::rules::SowError::Abandoned`]).
+    pub laps: u64,
 }
 
 impl StillRelaying {
-    /// `what`, its time unknown (normalising a position, which sows several candidates).
-    pub fn new(what: &str) -> Self {
+    /// `what`, whose relay gave up after `laps` laps.
+    pub fn after(what: &str, laps: u64) -> Self {
         Self {
             what: what.to_string(),
-            seconds: f64::NAN,
+            laps,
         }
+    }
+
+    /// `what`, where only the abandonment is known (normalising a position, listing moves):
+    /// more than [`LOOK_EVERY`] laps, the least any abandoned relay has run.
+    pub fn new(what: &str) -> Self {
+        Self::after(what, LOOK_EVERY)
     }
 }
 
 impl std::fmt::Display for StillRelaying {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: the sowing was still relaying", self.what)?;
-        if self.seconds.is_finite() {
-            write!(f, " after {:.1} s", self.seconds)?;
-        }
         write!(
             f,
-            " when it was stopped (a relay can run billions of laps, docs/rules.md 2.9); not played"
+            "{} relays for more than {} laps: the sowing was still relaying when it was stopped (a relay can run billions of laps, docs/rules.md 2.9); not played",
+            self.what, self.laps
         )
     }
 }

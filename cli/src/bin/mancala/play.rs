@@ -8,7 +8,6 @@ use mancala::stop::Stop;
 use mancala::Position;
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
 
 pub(super) fn show<R: Rules>(args: &PositionArgs, rules: R) -> Result<ExitCode> {
     let p = args.position(rules)?;
@@ -62,21 +61,19 @@ pub(crate) fn moves_json_until<R: Rules>(
     stop: Stop<'_>,
 ) -> Result<json::Moves, StillRelaying> {
     let mut moves = Vec::new();
-    let started = Instant::now();
     p.for_each_child_until(stop, |m, q| {
         moves.push(json::Child {
             pit: m.0,
             position: q.to_string(),
         })
     })
-    .map_err(|_| StillRelaying {
-        what: format!(
+    .map_err(|_| {
+        StillRelaying::new(&format!(
             "listing the moves of {p} (those after {})",
             moves
                 .last()
                 .map_or("none".to_string(), |m| m.pit.to_string())
-        ),
-        seconds: started.elapsed().as_secs_f64(),
+        ))
     })?;
     Ok(json::Moves {
         head: json::PositionHead::of("moves", p),

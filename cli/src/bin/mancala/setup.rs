@@ -112,22 +112,6 @@ pub fn tables_for_search<R: Rules>(
     open_for_search(dir, p).with_context(|| format!("--tables {}", dir.display()))
 }
 
-/// [`tables_for_search`], opened once per process and shared by every later search of the same
-/// game, board and directory ([`mancala::answers::shared_tables`]).
-pub fn shared_tables_for_search<R: Rules>(
-    dir: &Path,
-    p: &Position<R>,
-) -> Result<&'static Tablebase<MancalaIndexer<R>>> {
-    if p.board().has_statuses() {
-        // As `tables_for_search`.
-        bail!(
-            "--tables: endgame tables hold positions whose pits are all open; {p} has burnt pits or sons, so solve it without --tables"
-        );
-    }
-    mancala::answers::shared_tables::for_search(dir, p)
-        .with_context(|| format!("--tables {}", dir.display()))
-}
-
 /// `--tables DIR` of a command that solves many boards (and goes on without tables for a board
 /// they do not cover): DIR itself must be a directory, or the flag is a mistake.
 pub fn tables_dir_exists(dir: &Path) -> Result<()> {

@@ -13,7 +13,9 @@ use crate::{draw, move_list, report};
 use anyhow::Result;
 use mancala::board::Side;
 use mancala::rules::Rules;
+use mancala::stop::{Stop, StopToken};
 use mancala::Position;
+use mancala_cli::watch::{OnSignal, Watcher};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -235,7 +237,17 @@ fn engine_move<S: Session>(
         }
         Some((mv, value)) => {
             let mut next = st.now.clone();
-            let (after, news) = next.play(mv)?;
+            let (after, news) = match sowing(|stop| next.play(mv, stop)) {
+                Ok(played) => played,
+                Err(e) => {
+                    // A proven move ends, but its relay may outlast the player's patience.
+                    eprintln!("{e:#}");
+                    writeln!(out, "the engine's move {mv} was abandoned (Ctrl-C): `go` asks again, a move plays one for {side}, undo takes back yours")?;
+                    st.paused = true;
+                    st.fresh = true;
+                    return Ok(false);
+                }
+            };
             st.advance(next);
             writeln!(
                 out,
@@ -278,7 +290,10 @@ fn command<S: Session>(
                 }
             }
         }
-        "moves" => legal_moves(&p, out)?,
+        "moves" => match sowing(|stop| legal_moves(&p, stop)) {
+            Ok(text) => write!(out, "{text}")?,
+            Err(e) => eprintln!("{e:#}"),
+        },
         "value" => match engine.value(&root, &p)? {
             None => writeln!(out, "the value was abandoned (Ctrl-C)")?,
             Some(v) => writeln!(
@@ -321,28 +336,30 @@ fn command<S: Session>(
                 eprintln!("end: only a position that occurred before in this round can be ended by agreement (docs/rules.md §2.10)");
             } else {
                 let mut next = st.now.clone();
-                let news = next.end_by_agreement()?;
-                st.advance(next);
-                st.paused = false;
-                for line in news {
-                    writeln!(out, "{line}")?;
+                match sowing(|stop| next.end_by_agreement(stop)) {
+                    Err(e) => eprintln!("{e:#}"),
+                    Ok(news) => {
+                        st.advance(next);
+                        st.paused = false;
+                        for line in news {
+                            writeln!(out, "{line}")?;
+                        }
+                    }
                 }
             }
         }
         _ => match move_list::parse_one(text) {
             None => eprintln!("unknown command '{text}': type help for the commands"),
-            Some(typed) => match move_list::play_typed(
-                &p,
-                typed,
-                &format!("move {text}"),
-                mancala::stop::Stop::never(),
-            ) {
+            Some(typed) => match sowing(|stop| {
+                // Checked with the command line's words, then played: both sow, both stop.
+                move_list::play_typed(&p, typed, &format!("move {text}"), stop)?;
+                let mut next = st.now.clone();
+                let mv = mancala::board::Move(typed.pit as u8);
+                next.play(mv, stop).map(|played| (mv, next, played))
+            }) {
                 Err(e) => eprintln!("{e:#}"),
-                Ok(_) => {
+                Ok((mv, next, (after, news))) => {
                     let side = p.to_move().expect("a legal move has a mover");
-                    let mv = mancala::board::Move(typed.pit as u8);
-                    let mut next = st.now.clone();
-                    let (after, news) = next.play(mv)?;
                     st.advance(next);
                     st.paused = false;
                     writeln!(out, "{side} plays {mv}: {after}")?;
@@ -425,14 +442,28 @@ fn hint<S: Session>(
     Ok(())
 }
 
-/// `moves`: the legal moves and the position after each.
-fn legal_moves<R: Rules>(p: &mancala::Position<R>, out: &mut impl Write) -> Result<()> {
+/// Runs `sow` under a stop of its own that Ctrl-C raises (and consumes, as it does a thought):
+/// a move that relays for billions of laps (docs/rules.md §2.9) gives up, and the player is
+/// back at the prompt instead of waiting for it.
+fn sowing<T>(sow: impl FnOnce(Stop<'_>) -> T) -> T {
+    let stop = StopToken::new();
+    Watcher::new("sowing", OnSignal::Consume)
+        .stop(stop.clone())
+        .run(|| sow(stop.as_stop()))
+}
+
+/// `moves`: the legal moves and the position after each, as text; a relay still sowing when
+/// `stop` is raised is a [`move_list::StillRelaying`] error.
+fn legal_moves<R: Rules>(p: &mancala::Position<R>, stop: Stop<'_>) -> Result<String> {
+    use std::fmt::Write;
+    let mut out = String::new();
     let Some(side) = p.to_move() else {
         writeln!(out, "the game is over: no moves")?;
-        return Ok(());
+        return Ok(out);
     };
     let mut list = Vec::new();
-    p.for_each_child(|m, q| list.push((m, q)));
+    p.for_each_child_until(stop, |m, q| list.push((m, q)))
+        .map_err(|_| move_list::StillRelaying::new(&format!("listing the moves of {p}")))?;
     writeln!(
         out,
         "{side} to move, {} legal move{}:",
@@ -447,7 +478,7 @@ fn legal_moves<R: Rules>(p: &mancala::Position<R>, out: &mut impl Write) -> Resu
         };
         writeln!(out, "  {m:>2}  {q}{note}")?;
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Announces an extra turn: `side` moved and is to move again in `after`.

@@ -1,13 +1,17 @@
 //! What is being played: one game ([`Game`]) or a multi-round match ([`MatchPlay`]), behind the
 //! small [`Session`] trait the loop drives. A session is a value: undo and redo keep copies, so
 //! neither needs an inverse of a move (a Dakon relay or a round's refill has none to speak of).
+//! Every sowing takes a [`Stop`]: a move of a relay game can relay for billions of laps
+//! (docs/rules.md §2.9), and Ctrl-C must bring the player back to the prompt, not wait for it.
 
 use anyhow::Result;
 use mancala::board::{Move, Side};
-use mancala::matches::{abandoned, Match, Round};
+use mancala::matches::{abandoned, Match, MatchError, Round};
 use mancala::rules::Rules;
-use mancala::Position;
+use mancala::stop::Stop;
+use mancala::{PlayError, Position};
 
+use super::super::move_list::StillRelaying;
 use super::super::{move_list, report};
 
 /// A game or a match in play.
@@ -23,12 +27,14 @@ pub(super) trait Session: Clone {
 
     /// Plays `mv`, which the caller has checked is legal; returns the position right after it
     /// (in a match: in its round, before any next round's setup) and what else to announce (a
-    /// round's end and the next round's setup).
-    fn play(&mut self, mv: Move) -> Result<(Position<Self::R>, Vec<String>)>;
+    /// round's end and the next round's setup). Its sowings give up once `stop` is raised, with
+    /// a [`StillRelaying`] error, and the session is then unchanged.
+    fn play(&mut self, mv: Move, stop: Stop<'_>) -> Result<(Position<Self::R>, Vec<String>)>;
 
     /// Ends the current game or round where it stands, by agreement (docs/rules.md §2.10): the
-    /// stores stand, the seeds on the board belong to nobody. Returns what to announce.
-    fn end_by_agreement(&mut self) -> Result<Vec<String>>;
+    /// stores stand, the seeds on the board belong to nobody. Returns what to announce. In a
+    /// match the next round's setup sows; it gives up as [`Session::play`] does.
+    fn end_by_agreement(&mut self, stop: Stop<'_>) -> Result<Vec<String>>;
 
     /// Whether play is over for good: the game, or the whole match.
     fn finished(&self) -> bool;
@@ -78,6 +84,14 @@ impl<R: Rules> Game<R> {
     }
 }
 
+/// A match's error: an abandoned sowing as [`StillRelaying`] naming `what`, anything else as is.
+fn relaying(e: MatchError, what: &str) -> anyhow::Error {
+    match e {
+        MatchError::Abandoned { laps } => StillRelaying::after(what, laps).into(),
+        e => e.into(),
+    }
+}
+
 /// The final line of a game or a round: stores and who won.
 pub(super) fn score_line(p: &Position<impl Rules>) -> String {
     let [s, n] = p.score();
@@ -98,13 +112,19 @@ impl<R: Rules> Session for Game<R> {
         &self.start
     }
 
-    fn play(&mut self, mv: Move) -> Result<(Position<R>, Vec<String>)> {
-        self.now = self.now.try_play(mv)?;
+    fn play(&mut self, mv: Move, stop: Stop<'_>) -> Result<(Position<R>, Vec<String>)> {
+        self.now = match self.now.try_play_until(mv, stop) {
+            Ok(next) => next,
+            Err(PlayError::Illegal(e)) => return Err(e.into()),
+            Err(PlayError::Abandoned { laps }) => {
+                return Err(StillRelaying::after(&format!("move {mv}"), laps).into())
+            }
+        };
         self.moves.push(mv);
         Ok((self.now, Vec::new()))
     }
 
-    fn end_by_agreement(&mut self) -> Result<Vec<String>> {
+    fn end_by_agreement(&mut self, _: Stop<'_>) -> Result<Vec<String>> {
         self.now = abandoned(&self.now)?;
         self.agreed = true;
         Ok(vec![format!(
@@ -219,16 +239,20 @@ impl<R: Rules> Session for MatchPlay<R> {
         &self.m.rounds().last().expect("a match has a round").start
     }
 
-    fn play(&mut self, mv: Move) -> Result<(Position<R>, Vec<String>)> {
+    fn play(&mut self, mv: Move, stop: Stop<'_>) -> Result<(Position<R>, Vec<String>)> {
         let k = self.m.rounds().len();
-        self.m.play(mv)?;
+        self.m
+            .play_until(mv, stop)
+            .map_err(|e| relaying(e, &format!("move {mv}")))?;
         self.moves.push(mv);
         Ok((self.m.rounds()[k - 1].now, self.round_news(k - 1)))
     }
 
-    fn end_by_agreement(&mut self) -> Result<Vec<String>> {
+    fn end_by_agreement(&mut self, stop: Stop<'_>) -> Result<Vec<String>> {
         let k = self.m.rounds().len();
-        self.m.end_round_endless()?;
+        self.m
+            .end_round_endless_until(stop)
+            .map_err(|e| relaying(e, &format!("setting up round {}", k + 1)))?;
         self.agreed = true;
         let mut news = vec![format!(
             "round {k} is ended by agreement: the stores stand, the board's seeds leave the match"

@@ -11,7 +11,6 @@
 //! own stop, and a signal stops the running search or, when none runs, ends the engine as
 //! `quit` does.
 
-mod guess;
 mod input;
 mod limits;
 mod options;
@@ -80,6 +79,8 @@ struct Engine {
     running: Option<Running>,
     /// Lines read while a `position` was still sowing, to be carried out next.
     pending: VecDeque<Input>,
+    /// The analyzer the `go`s share, one after another ([`search::Kept`]).
+    kept: Arc<Mutex<search::Kept>>,
 }
 
 pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
@@ -99,6 +100,7 @@ pub(super) fn run(args: &EngineArgs) -> Result<ExitCode> {
         position: None,
         running: None,
         pending: VecDeque::new(),
+        kept: Arc::default(),
     };
     loop {
         let next = match engine.pending.pop_front() {
@@ -280,6 +282,7 @@ impl Engine {
             player: self.player.clone(),
             stop: stop.clone(),
             answered: answered.clone(),
+            kept: self.kept.clone(),
         };
         let handle = std::thread::spawn(move || job.run());
         self.running = Some(Running {

@@ -1,21 +1,27 @@
 //! One `go`, on a thread of its own: the exact search (or the look-ahead of `go depth`, or the
 //! value of every move for `MultiPV` and the calibrated player), its `info` lines, and the one
 //! `bestmove` line that ends every `go`, whatever happens.
+//!
+//! The searches run on an [`Analyzer`] kept between `go`s ([`Kept`]): its transposition table
+//! keeps what earlier searches of the game proved, and its endgame tables are opened once, not
+//! per `go`. A `go` after `setoption` of the threads, the table or the tables, or on another
+//! game or board, gets a new one.
 
-use super::guess;
 use super::limits::Limits;
 use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
 use crate::{setup, PositionArgs};
 use anyhow::Result;
+use mancala::answers::{self, Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::board::{Move, Side};
 use mancala::calibrated::{Calibrated, Pick};
 use mancala::rules::Rules;
 use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Watcher};
-use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
+use solver::search::{Progress, Proven, SearchError};
 use solver::{Children, Game};
+use std::any::Any;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -44,7 +50,14 @@ pub(super) struct Job {
     pub stop: StopToken,
     /// Raised just before the bestmove is printed: from then on the `go` counts as over.
     pub answered: Arc<AtomicBool>,
+    /// The analyzer of the previous `go`s.
+    pub kept: Arc<Mutex<Kept>>,
 }
+
+/// The analyzer a `go` leaves for the next one, with what it was made for (the game and board,
+/// the threads, the table size and the tables).
+#[derive(Default)]
+pub(super) struct Kept(Option<(String, Box<dyn Any + Send>)>);
 
 impl Job {
     /// Runs the `go` to its bestmove line.
@@ -79,24 +92,55 @@ impl Job {
         if let Some(depth) = self.limits.depth {
             return Ok(self.look_ahead(&p, depth, budget, started));
         }
-        let tb = self
-            .options
-            .tables
-            .as_ref()
-            .map(|d| setup::tables_for_search(d, &p))
-            .transpose()?;
-        let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
+        let (made_for, mut analyzer) = self.analyzer(&p);
+        let progress = analyzer.progress();
         let ctx = Context {
             p,
             mover,
             started,
-            progress: Arc::new(Progress::new()),
+            nodes_before: progress.nodes(),
+            progress,
         };
-        if self.options.multipv > 1 || !self.options.calibration.is_perfect() {
-            self.every_move(&ctx, oracle, budget)
+        let reply = if self.options.multipv > 1 || !self.options.calibration.is_perfect() {
+            self.every_move(&ctx, &mut analyzer, budget)
         } else {
-            self.best_move(&ctx, oracle, budget)
-        }
+            self.best_move(&ctx, &mut analyzer, budget)
+        };
+        // Kept even after an error: a table that failed is refused again by the next `go`.
+        self.kept.lock().unwrap_or_else(|e| e.into_inner()).0 = Some((made_for, analyzer));
+        reply
+    }
+
+    /// The analyzer of the previous `go` when it was made for this game, board and options,
+    /// else a new one; with what it is made for.
+    fn analyzer<R: Rules>(&self, p: &Position<R>) -> (String, Box<Analyzer<R>>) {
+        let o = &self.options;
+        let made_for = format!(
+            "{} {} {:?} {:?}",
+            answers::rules_identity(p.rules(), p.board().holes),
+            o.threads,
+            o.hash,
+            o.tables
+        );
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner()).0.take();
+        let analyzer = kept
+            .filter(|(m, _)| *m == made_for)
+            .and_then(|(_, a)| a.downcast::<Analyzer<R>>().ok())
+            .unwrap_or_else(|| {
+                Box::new(Analyzer::new(AnalyzerConfig {
+                    threads: o.threads,
+                    table_size: o.hash,
+                    tables: o
+                        .tables
+                        .clone()
+                        .map_or(TablesChoice::Off, TablesChoice::Dir),
+                    // The engine answers from its search alone, as docs/protocol.md says.
+                    book: false,
+                    memory: MemoryChoice::Off,
+                    wide_table: false,
+                }))
+            });
+        (made_for, analyzer)
     }
 
     /// `go depth N`: a plain look-ahead, a move and an estimate.
@@ -136,7 +180,7 @@ impl Job {
     fn best_move<R: Rules>(
         &self,
         ctx: &Context<R>,
-        oracle: Option<&dyn Oracle<Position<R>>>,
+        analyzer: &mut Analyzer<R>,
         budget: Option<Duration>,
     ) -> Result<String> {
         let p = &ctx.p;
@@ -144,12 +188,13 @@ impl Job {
         // deepens the look-ahead that chooses the move.
         let exact_time = budget.map(|b| b / 2);
         let mut proven = Proven::default();
-        let result = self.watched(ctx, exact_time, true, || {
-            Solver::new(p, self.config(p, &ctx.progress), oracle)
-                .and_then(|mut s| s.solve_tracked(p, &mut proven))
-        });
+        let result = self
+            .watched(ctx, exact_time, true, || {
+                analyzer.search(p, &self.stopped_by(), |s| s.solve_tracked(p, &mut proven))
+            })
+            .map_err(analyzer_error)?;
         let ms = ctx.started.elapsed().as_millis();
-        let nodes = ctx.progress.nodes();
+        let nodes = ctx.nodes();
         let (value, best, pv) = match result {
             Ok(r) => {
                 let best = r
@@ -208,7 +253,7 @@ impl Job {
         let p = &ctx.p;
         let (a, b) = (p.final_value(lo), p.final_value(hi));
         let (low, high) = (a.min(b), a.max(b));
-        let guess = guess::deepen(p, worse, until);
+        let guess = crate::fallback::deepen(p, worse, until);
         let ms = ctx.started.elapsed().as_millis();
         let mv = guess
             .map(|g| g.mv)
@@ -244,41 +289,44 @@ impl Job {
     fn every_move<R: Rules>(
         &self,
         ctx: &Context<R>,
-        oracle: Option<&dyn Oracle<Position<R>>>,
+        analyzer: &mut Analyzer<R>,
         budget: Option<Duration>,
     ) -> Result<String> {
         let p = &ctx.p;
         let mut valued: Vec<Valued> = Vec::new();
         let mut children = Children::new();
-        let outcome = self.watched(ctx, budget, false, || -> Result<bool, SearchError> {
+        let outcome = self.watched(ctx, budget, false, || {
             if p.children_until(&mut children, self.stop.as_stop())
                 .is_err()
             {
-                return Ok(false);
+                return Ok(Ok(false));
             }
-            let mut solver = Solver::new(p, self.config(p, &ctx.progress), oracle)?;
-            for c in children.as_slice() {
-                let (value, mut pv) = if c.next.is_over() {
-                    (c.next.final_value(0), Vec::new())
-                } else {
-                    match solver.solve(&c.next) {
-                        Ok(r) => (c.next.final_value(r.value), r.pv),
-                        Err(SearchError::Interrupted) => return Ok(false),
-                        Err(e) => return Err(e),
-                    }
-                };
-                pv.insert(0, c.mv);
-                valued.push(Valued {
-                    mv: c.mv,
-                    value,
-                    pv,
-                });
-            }
-            Ok(true)
+            analyzer.search(p, &self.stopped_by(), |solver| {
+                for c in children.as_slice() {
+                    let (value, mut pv) = if c.next.is_over() {
+                        (c.next.final_value(0), Vec::new())
+                    } else {
+                        match solver.solve(&c.next) {
+                            Ok(r) => (c.next.final_value(r.value), r.pv),
+                            Err(SearchError::Interrupted) => return Ok(false),
+                            Err(e) => return Err(e),
+                        }
+                    };
+                    pv.insert(0, c.mv);
+                    valued.push(Valued {
+                        mv: c.mv,
+                        value,
+                        pv,
+                    });
+                }
+                Ok(true)
+            })
         });
-        let complete = outcome.map_err(setup::search_error)?;
+        let complete = outcome
+            .map_err(analyzer_error)?
+            .map_err(setup::search_error)?;
         let ms = ctx.started.elapsed().as_millis();
-        let nodes = ctx.progress.nodes();
+        let nodes = ctx.nodes();
         let mover = ctx.mover;
         // Best first (for the side to move), then in move order.
         let mut ranked: Vec<&Valued> = valued.iter().collect();
@@ -363,15 +411,12 @@ impl Job {
         Ok(out)
     }
 
-    /// The search's configuration: the options' threads and table, this `go`'s stop.
-    fn config<R: Rules>(&self, p: &Position<R>, progress: &Arc<Progress>) -> SearchConfig {
-        SearchConfig {
-            threads: self.options.threads,
-            tt_bytes: setup::tt_bytes(p, self.options.hash),
-            tt_max_bytes: setup::tt_max_bytes(p, self.options.hash),
+    /// The analyzer's limits: this `go`'s stop, which the watch raises (the deadline, `go
+    /// nodes`, a signal) as `stop` and `quit` do.
+    fn stopped_by(&self) -> answers::Limits {
+        answers::Limits {
+            time: None,
             stop: Some(self.stop.clone()),
-            progress: Some(progress.clone()),
-            ..SearchConfig::default()
         }
     }
 
@@ -387,12 +432,11 @@ impl Job {
     ) -> T {
         let (tx, rx) = mpsc::channel::<()>();
         std::thread::scope(|s| {
-            let progress = &ctx.progress;
             let stop = &self.stop;
             s.spawn(move || {
                 let mut next_info = ctx.started + INFO_EVERY;
                 while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(MONITOR_TICK) {
-                    let nodes = progress.nodes();
+                    let nodes = ctx.nodes();
                     if self.limits.nodes.is_some_and(|n| nodes >= n) {
                         stop.stop();
                     }
@@ -435,7 +479,27 @@ struct Context<R: Rules> {
     p: Position<R>,
     mover: Side,
     started: Instant,
+    /// The analyzer's live counters, and its node count when this `go` started.
     progress: Arc<Progress>,
+    nodes_before: u64,
+}
+
+impl<R: Rules> Context<R> {
+    /// The nodes this `go` searched so far.
+    fn nodes(&self) -> u64 {
+        self.progress.nodes().saturating_sub(self.nodes_before)
+    }
+}
+
+/// An analyzer's error in the engine's words: the tables named by their option.
+fn analyzer_error(e: answers::AnalyzerError) -> anyhow::Error {
+    match e {
+        answers::AnalyzerError::Tables { dir, source } => {
+            anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
+        }
+        answers::AnalyzerError::Search(e) => setup::search_error(e),
+        other => anyhow::Error::new(other),
+    }
 }
 
 /// A move with its exact value (final, South minus North) and a principal variation from it.

@@ -144,7 +144,7 @@ fn play_one<R: Rules>(
     let mv = Move(u8::try_from(m.pit).unwrap_or(u8::MAX));
     match p.try_play_until(mv, stop) {
         Ok(q) => Ok(q),
-        Err(PlayError::Abandoned(_)) => Err(Refused::Abandoned(label.to_string())),
+        Err(PlayError::Abandoned { .. }) => Err(Refused::Abandoned(label.to_string())),
         Err(PlayError::Illegal(IllegalMove::OutOfRange { holes, .. })) => Err(invalid(anyhow!(
             "{label} is illegal: out of range (the pits are numbered 1 to {holes})"
         ))),

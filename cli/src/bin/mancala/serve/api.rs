@@ -1,6 +1,7 @@
 //! The JSON API, one handler per route. Each is thin: it reads the body into the command
 //! line's flags ([`Body`]), runs the same function the command runs on a blocking thread under
-//! the server's bound ([`State::run`]), and answers the same typed object `--json` prints
+//! the server's bound ([`State::run`]) (a search with an analyzer kept between requests,
+//! [`State::with_analyzer`]), and answers the same typed object `--json` prints
 //! (docs/json.md), or `{"error"}` with the command line's message (docs/web.md).
 
 use super::error::ApiError;
@@ -108,8 +109,8 @@ async fn match_play(
 ) -> Answer<json::MatchPlay> {
     let limit = st.search.time_limit();
     let fill = Body::parse(&b)?.fill_from_move_1();
-    answer!(st, peer, None, limit, b, |pos, r, _c| {
-        match_cmd::play_match(&pos, fill, r).map(|m| match_cmd::match_json(&m))
+    answer!(st, peer, None, limit, b, |pos, r, c| {
+        match_cmd::play_match(&pos, fill, r, c.stop.as_stop()).map(|m| match_cmd::match_json(&m))
     })
 }
 
@@ -121,8 +122,10 @@ async fn solve(
 ) -> Answer<SolveReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
     let limit = backstop(search.time_limit());
+    let kept = st.clone();
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        solve::solve_report(&pos.position_until(r, c.stop.as_stop())?, &search, c)
+        let p = pos.position_until(r, c.stop.as_stop())?;
+        kept.with_analyzer(&p, |a| solve::solve_with(a, &p, &search, c))
     })
 }
 
@@ -134,8 +137,10 @@ async fn analyze(
 ) -> Answer<AnalyzeReport> {
     let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
     let limit = backstop(search.time_limit());
+    let kept = st.clone();
     answer!(st, peer, q.search, limit, b, |pos, r, c| {
-        solve::analyze_report(&pos.position_until(r, c.stop.as_stop())?, &search, c)
+        let p = pos.position_until(r, c.stop.as_stop())?;
+        kept.with_analyzer(&p, |a| solve::analyze_with(a, &p, &search, c))
     })
 }
 

@@ -1,11 +1,14 @@
 //! The body of every `POST /api/*` request: the command line's position flags as one JSON
 //! object, `{"game", "holes", "seeds", "options", "position", "moves"}` (every field but `game`
-//! optional, as on the command line), turned into the same [`PositionArgs`] the commands read, so
-//! a bad field fails with the command line's own one-line message.
+//! optional, as on the command line), turned into the same [`PositionArgs`] the commands read,
+//! worded with the body's fields ([`Wording::Fields`]): a bad field fails with the command
+//! line's one-line message, naming `"position"` where the command line names `--position`.
 
+use super::super::wording::Wording;
 use super::super::PositionArgs;
 use anyhow::{anyhow, bail, Result};
 use mancala::rules::GameKind;
+use mancala::variant::{Variant, VariantError};
 use mancala_cli::args::{parse_game, parse_seconds, RuleArgs};
 use serde::Deserialize;
 use serde_json::Value;
@@ -42,6 +45,22 @@ impl Body {
     /// The position flags these fields stand for.
     pub(super) fn position_args(&self) -> Result<PositionArgs> {
         let game = parse_game(&self.game).map_err(anyhow::Error::msg)?;
+        let on = options(game, &self.options)?;
+        // Checked here, in the body's words: the command line's check names the option's flag.
+        if let Err(e) = Variant::new(game, &on) {
+            return Err(match e {
+                VariantError::OtherGame {
+                    option,
+                    owner,
+                    game,
+                } => anyhow!(
+                    "\"options\": '{option}' applies to {} only, not to {}",
+                    owner.name(),
+                    game.name()
+                ),
+                e => e.into(),
+            });
+        }
         Ok(PositionArgs {
             game,
             holes: self.holes,
@@ -49,9 +68,8 @@ impl Body {
             position: self.position.clone(),
             moves: moves(&self.moves)?,
             load: None,
-            rules: RuleArgs {
-                on: options(game, &self.options)?,
-            },
+            rules: RuleArgs { on },
+            wording: Wording::Fields,
         })
     }
 

@@ -11,10 +11,21 @@
 //! [`crate::solve`]), `POST /api/stop` naming the search, and the request's end: the guard
 //! that [`State::run`] holds is dropped when the handler's future is, which happens when the
 //! client closes its connection before the answer.
+//!
+//! The analyzers ([`Analyzer`]) are kept between requests ([`State::with_analyzer`]): a search
+//! answers from what the earlier ones of the same game and board proved (their transposition
+//! table) and the memory stays open, where a fresh analyzer per request started from nothing.
+//! A request takes one out of the server's pool while it runs, so two searches never share
+//! one, and puts it back when it ends; the pool holds at most `max_searches` of them (the
+//! oldest dropped first), so the server keeps no more tables than its searches at once use.
 
 use super::super::solve::{Control, SearchArgs};
 use super::error::ApiError;
+use mancala::answers::{rules_identity, Analyzer};
+use mancala::rules::Rules;
 use mancala::stop::StopToken;
+use mancala::Position;
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,6 +53,9 @@ pub(super) struct State {
     named: Mutex<HashMap<String, StopToken>>,
     /// The peers (connections) with a request running or waiting.
     busy: Mutex<HashSet<SocketAddr>>,
+    /// The analyzers no request is using, each with its game and board (a rules identity),
+    /// the least recently used first.
+    analyzers: Mutex<Vec<(String, Box<dyn Any + Send>)>>,
 }
 
 /// Raises its token when dropped: when the request ends, however it ends.
@@ -81,7 +95,47 @@ impl State {
             running: Arc::new(AtomicUsize::new(0)),
             named: Mutex::new(HashMap::new()),
             busy: Mutex::new(HashSet::new()),
+            analyzers: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Runs `work` with an analyzer for positions like `p`: one kept from an earlier request
+    /// of the same game and board when the pool has one, else a new one made from the server's
+    /// flags. It goes back into the pool afterwards (unless `work` panicked), the least
+    /// recently used dropped when the pool is full.
+    pub(super) fn with_analyzer<R: Rules, T>(
+        &self,
+        p: &Position<R>,
+        work: impl FnOnce(&mut Analyzer<R>) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let id = rules_identity(p.rules(), p.board().holes);
+        let kept = {
+            let mut pool = self.analyzers.lock().unwrap_or_else(|e| e.into_inner());
+            let at = pool
+                .iter()
+                .rposition(|(i, a)| *i == id && a.as_ref().is::<Analyzer<R>>());
+            match at {
+                Some(at) => Some(pool.remove(at).1),
+                None => {
+                    // Room for the one about to be made: the searches running at once hold
+                    // the others.
+                    let room = self.max_searches.saturating_sub(1);
+                    let over = pool.len().saturating_sub(room);
+                    pool.drain(..over);
+                    None
+                }
+            }
+        };
+        let mut analyzer = match kept.and_then(|a| a.downcast::<Analyzer<R>>().ok()) {
+            Some(a) => a,
+            None => Box::new(self.search.analyzer::<R>()?),
+        };
+        let answer = work(&mut analyzer);
+        let mut pool = self.analyzers.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push((id, analyzer));
+        let over = pool.len().saturating_sub(self.max_searches);
+        pool.drain(..over);
+        answer
     }
 
     /// Requests computing now, and waiting for a permit.

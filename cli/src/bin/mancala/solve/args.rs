@@ -6,7 +6,6 @@ use anyhow::Result;
 use clap::Args;
 use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
 use mancala::rules::Rules;
-use mancala::Position;
 use mancala_cli::args::parse_seconds;
 use solver::search::SearchConfig;
 use std::io::IsTerminal;
@@ -72,20 +71,6 @@ impl SearchArgs {
             .map(|d| d.clone().unwrap_or_else(mancala::endgame::default_dir))
     }
 
-    /// The tables a search of `p` uses: `--tables`, else the default directory's when it holds
-    /// the game's (and `--no-tables` is not given, and `p` has no burnt pits or sons, which no
-    /// table holds).
-    pub(crate) fn tables_for<R: Rules>(&self, p: &Position<R>) -> Option<std::path::PathBuf> {
-        if let Some(d) = self.tables_dir() {
-            return Some(d);
-        }
-        let dir = mancala::endgame::default_dir();
-        (!self.no_tables
-            && !p.board().has_statuses()
-            && mancala::answers::shared_tables::holds_tables(&dir, p))
-        .then_some(dir)
-    }
-
     /// The analyzer these flags describe, for positions like `root`: the book, the memory and
     /// the tables as chosen, the threads and the table size of [`SearchArgs::config`].
     pub(crate) fn analyzer<R: Rules>(&self) -> Result<Analyzer<R>> {
@@ -102,6 +87,7 @@ impl SearchArgs {
             tables,
             book: !self.no_book,
             memory: self.memory_choice(),
+            wide_table: self.wide_table,
         }))
     }
 

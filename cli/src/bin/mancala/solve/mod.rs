@@ -15,10 +15,9 @@ use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
 use serde::Serialize;
-use solver::search::{Progress, Proven, SearchConfig, SearchError, Solver};
+use solver::search::{Proven, SearchError, Solver};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use stopped::{
     print_stopped_analysis, print_stopped_solve, stopped_exit_code, stopped_solve, Stopped,
@@ -44,38 +43,30 @@ impl Control {
     }
 }
 
-/// Sets up the search for `p` (table size, threads, endgame tables if asked for), runs `job` on
-/// a solver with a progress display until it ends, the time limit passes, Ctrl-C is pressed or
-/// `control.stop` is raised, and returns its result (or what was proven when stopped) with the
-/// configuration used. `to_final` turns the future value being searched into the number shown
-/// in progress lines, which `bounds` names (the root's final value for `solve`; for `analyze`,
-/// the position after the move being valued, as its side to move sees it: a move's own value
-/// needs its gain, which the line does not know, so it says what it shows).
+/// Runs `job` on the analyzer's kept search for `p` (its transposition table from earlier
+/// questions, its tables opened once) with a progress display until it ends, the time limit
+/// passes, Ctrl-C is pressed or `control.stop` is raised, and returns its result (or what was
+/// proven when stopped). `to_final` turns the future value being searched into the number
+/// shown in progress lines, which `bounds` names (the root's final value for `solve`).
 fn run_search<R: Rules, T>(
+    analyzer: &mut Analyzer<R>,
     p: &Position<R>,
     search: &SearchArgs,
     control: &Control,
     bounds: &'static str,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
     job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
-) -> Result<(Result<T, Stopped>, SearchConfig)> {
-    let mut cfg = search.config(p)?;
-    let progress = Arc::new(Progress::new());
-    cfg.progress = Some(progress.clone());
-    cfg.stop = Some(control.stop.clone());
+) -> Result<Result<T, Stopped>> {
+    let progress = analyzer.progress();
+    let nodes_before = progress.nodes();
     let limit = search.time_limit.map(Duration::from_secs_f64);
     let started = Instant::now();
-    let tb = search
-        .tables_for(p)
-        .map(|d| setup::shared_tables_for_search(&d, p))
-        .transpose()?;
-    let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<R>>);
     // After a second, a spinner line redrawn in place on a terminal; elsewhere (a log file, CI)
     // a plain line every ten seconds.
     let line = |t: f64| {
         let (lo, hi) = progress.bounds();
         let (a, b) = (to_final(lo), to_final(hi));
-        let nodes = progress.nodes();
+        let nodes = progress.nodes().saturating_sub(nodes_before);
         format!(
             "{t:.0} s, {nodes} nodes ({:.2} M/s), {bounds} [{:+}, {:+}]",
             nodes as f64 / t / 1e6,
@@ -84,12 +75,18 @@ fn run_search<R: Rules, T>(
         )
     };
     let spinner = Spinner::new(Duration::from_secs(1), line).log_every(Duration::from_secs(10));
+    // The watcher raises `control.stop` (the deadline, a signal); the analyzer's watch passes
+    // it on to its search.
+    let limits = Limits {
+        time: None,
+        stop: Some(control.stop.clone()),
+    };
     let result = Watcher::new("the search", OnSignal::Stop)
         .stop(control.stop.clone())
         .deadline(limit)
         .spinner(control.progress, spinner)
-        .run(|| Solver::new(p, cfg.clone(), oracle).and_then(|mut s| job(&mut s)));
-    let result = match result {
+        .run(|| analyzer.search(p, &limits, |s| job(s)));
+    let result = match result.map_err(analyzer_error)? {
         Ok(r) => Ok(r),
         Err(SearchError::Interrupted) => {
             let (lo, hi) = progress.bounds();
@@ -101,13 +98,13 @@ fn run_search<R: Rules, T>(
                 lower: a.min(b),
                 upper: a.max(b),
                 by_user: signal::interrupted() || early,
-                nodes: progress.nodes(),
+                nodes: progress.nodes().saturating_sub(nodes_before),
                 seconds,
             })
         }
         Err(e) => return Err(setup::search_error(e)),
     };
-    Ok((result, cfg))
+    Ok(result)
 }
 
 /// What `solve` found: the exact result, or what a stopped search proved.
@@ -133,8 +130,19 @@ pub(crate) fn solve_report<R: Rules>(
     control: &Control,
 ) -> Result<SolveReport> {
     let mut analyzer = search.analyzer::<R>()?;
+    solve_with(&mut analyzer, p, search, control)
+}
+
+/// [`solve_report`] with an analyzer kept by the caller (the server's): the book, the memory
+/// and the tables first, then its kept search.
+pub(crate) fn solve_with<R: Rules>(
+    analyzer: &mut Analyzer<R>,
+    p: &Position<R>,
+    search: &SearchArgs,
+    control: &Control,
+) -> Result<SolveReport> {
     let known = analyzer.solve_known(p).map_err(analyzer_error);
-    warn_notes(&mut analyzer);
+    warn_notes(analyzer);
     if let Some(a) = known? {
         return Ok(SolveReport::Done(json::Solve {
             head: json::PositionHead::of("solve", p),
@@ -155,7 +163,8 @@ pub(crate) fn solve_report<R: Rules>(
         }));
     }
     let mut proven = Proven::default();
-    let (result, cfg) = run_search(
+    let result = run_search(
+        analyzer,
         p,
         search,
         control,
@@ -168,8 +177,8 @@ pub(crate) fn solve_report<R: Rules>(
         Err(stopped) => return Ok(SolveReport::Stopped(stopped_solve(p, &stopped, &proven))),
     };
     analyzer.remember_solved(p, result.value, &result.best);
-    warn_notes(&mut analyzer);
-    let tables = search.tables_for(p).is_some();
+    warn_notes(analyzer);
+    let tables = analyzer.uses_tables(p).map_err(analyzer_error)?;
     let value = p.final_value(result.value);
     let hit_rate = if result.tt_probes == 0 {
         0.0
@@ -188,7 +197,7 @@ pub(crate) fn solve_report<R: Rules>(
         seconds: result.seconds,
         tt_hit_rate: hit_rate,
         tt_bytes: result.tt_bytes,
-        threads: cfg.threads,
+        threads: analyzer.config().threads,
         table_probes: tables.then_some(result.oracle_probes),
         table_hits: tables.then_some(result.oracle_hits),
         source: Source::Search.name().to_string(),

@@ -190,8 +190,8 @@ pub(super) fn print_stopped_solve<R: Rules>(
     match pick {
         Some(m) if unfinished.is_empty() => writeln!(
             out,
-            "move:     {m} (to play now, not proven best: the pick of a {}-ply look-ahead{among})",
-            fallback::DEPTH,
+            "move:     {m} (to play now, not proven best: the pick of the deepest look-ahead finished in {} s{among})",
+            (fallback::BUDGET / 2).as_secs_f64(),
         )?,
         Some(m) => writeln!(
             out,
@@ -254,6 +254,21 @@ pub(super) fn print_stopped_analysis<R: Rules>(
         v.upper,
         decided(v.winner)
     )?;
+    let unfinished: Vec<Move> = v.unfinished.iter().map(|&m| Move(m)).collect();
+    match v.best.first() {
+        Some(_) if v.best_proven => writeln!(out, "best:     {}", list_or_none(&v.best))?,
+        Some(m) => writeln!(
+            out,
+            "move:     {m} (to play now, not proven best: the pick of the deepest look-ahead finished in {} s among the moves not proven worse)",
+            (fallback::BUDGET / 2).as_secs_f64(),
+        )?,
+        None if !unfinished.is_empty() => writeln!(
+            out,
+            "move:     cannot play now: {}",
+            fallback::unfinished_words(&unfinished)
+        )?,
+        None => {}
+    }
     writeln!(
         out,
         "search:   {} after {:.1} s, {} nodes: {} of {} moves valued",
@@ -313,6 +328,7 @@ pub(super) fn stopped_analysis_of<R: Rules>(
         })
         .collect();
     let (lower, upper) = (a.value.lower, a.value.upper);
+    let (best, best_proven, unfinished) = to_play(p, a);
     json::AnalyzeStopped {
         head: json::PositionHead::of("analyze", p),
         complete: false,
@@ -325,7 +341,53 @@ pub(super) fn stopped_analysis_of<R: Rules>(
         upper,
         winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
         moves,
+        best,
+        best_proven,
+        unfinished,
         nodes: a.nodes,
         seconds,
     }
+}
+
+/// What a stopped analysis says to play: the moves proven best (valued exactly, and no other
+/// move's upper bound above), else the look-ahead's pick among the moves not proven worse
+/// ([`fallback::pick`]), with the moves whose sowing did not end in time.
+fn to_play<R: Rules>(p: &Position<R>, a: &mancala::answers::Analysis) -> (Vec<u8>, bool, Vec<u8>) {
+    let Some(side) = p.to_move() else {
+        return (Vec::new(), false, Vec::new());
+    };
+    // Larger is better for the mover.
+    let own = |v: i32| side.sign() * v;
+    // A move's bounds from the mover's view: (lower, upper).
+    let view = |m: &mancala::answers::MoveAnswer| {
+        let (a, b) = (own(m.value.lower), own(m.value.upper));
+        (a.min(b), a.max(b))
+    };
+    let floor = a.moves.iter().map(|m| view(m).0).max();
+    let Some(floor) = floor else {
+        return (Vec::new(), false, Vec::new());
+    };
+    let proven: Vec<u8> = a
+        .moves
+        .iter()
+        .filter(|m| {
+            m.value.is_exact() && view(m).0 == floor && a.moves.iter().all(|o| view(o).1 <= floor)
+        })
+        .map(|m| m.mv.0)
+        .collect();
+    if !proven.is_empty() {
+        return (proven, true, Vec::new());
+    }
+    let worse: Vec<Move> = a
+        .moves
+        .iter()
+        .filter(|m| view(m).1 < floor)
+        .map(|m| m.mv)
+        .collect();
+    let pick = fallback::pick(p, &worse);
+    (
+        pick.mv().map(|m| m.0).into_iter().collect(),
+        false,
+        pick.unfinished().iter().map(|m| m.0).collect(),
+    )
 }

@@ -59,6 +59,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
         moves: Vec::new(),
         load: None,
         rules: a.rules.clone(),
+        wording: crate::wording::Wording::Flags,
     };
     let v = pos.variant()?;
     let kind = a.game;

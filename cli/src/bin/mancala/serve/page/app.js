@@ -277,6 +277,13 @@ function render() {
   enableButtons();
 }
 
+/** What a stopped analysis says to play: its proven best moves, or the look-ahead's pick among
+ * the moves not proven worse, so that a player never has bounds alone. */
+function toPlay(v) {
+  if (!v.best || !v.best.length) return '';
+  return v.best_proven ? `; best ${v.best.join(', ')}` : `; to play: ${v.best[0]} (a look-ahead's pick, not proven)`;
+}
+
 function renderBar(pos) {
   const bar = $('valuebar');
   bar.hidden = !(st.hint && st.values);
@@ -290,7 +297,7 @@ function renderBar(pos) {
   bar.style.setProperty('--unknown-width', v.complete ? '0%' : `${(100 * (v.upper - v.lower)) / (2 * T)}%`);
   $('value-text').textContent = v.complete
     ? `Value ${signed(v.value)}: ${verdict(v.value)} under perfect play (from the ${v.source})`
-    : `Value in [${signed(v.lower)}, ${signed(v.upper)}] (stopped before it was exact)`;
+    : `Value in [${signed(v.lower)}, ${signed(v.upper)}] (stopped before it was exact)${toPlay(v)}`;
   $('value-text').dataset.value = v.complete ? signed(v.value) : '';
 }
 
