@@ -197,6 +197,7 @@ pub fn review(
         tables: settings::tables_choice(tables)?,
         book,
         memory: settings::memory_choice(memory)?,
+        ..AnalyzerConfig::default()
     };
     let time_limit = settings::time_limit(time_limit)?;
     let options = ReviewOptions {

@@ -159,6 +159,7 @@ fn bare_analyzer<R: Rules>() -> crate::answers::Analyzer<R> {
         tables: TablesChoice::Off,
         book: false,
         memory: MemoryChoice::Off,
+        ..AnalyzerConfig::default()
     })
 }
 
