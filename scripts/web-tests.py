@@ -309,6 +309,22 @@ def test_review(d):
     settle(d)
     assert position(d) == want["moves"][3]["position"], (position(d), want["moves"][3])
     shot(d, "08-review")
+    # The thresholds fields: the classes are the CLI's with --mistake 5 --blunder 7.
+    want = cli("review", "kalah", "--holes", "4", "--seeds", "3", "--moves", line,
+               "--mistake", "5", "--blunder", "7")
+    for field, value in (("review-mistake", "5"), ("review-blunder", "7")):
+        box = d.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    d.execute_script("document.body.dataset.review = ''")
+    d.find_element(By.ID, "review-run").click()
+    end = time.time() + 30
+    while d.execute_script("return document.body.dataset.review") != "done":
+        assert time.time() < end, d.find_element(By.ID, "review-error").text or "no review"
+        time.sleep(0.1)
+    items = d.find_elements(By.CSS_SELECTOR, "#review-moves li")
+    got = [next(c for c in li.get_attribute("class").split() if c != "current") for li in items]
+    assert got == [m["class"] for m in want["moves"]], (got, want["moves"])
 
 
 def main():

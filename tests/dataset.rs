@@ -223,3 +223,79 @@ fn an_out_that_is_no_regular_file_is_written_in_place() {
     assert!(e.contains("a directory"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_books_positions_have_the_searchs_values() {
+    // Kalah(6,4): the book holds every move of the start, so its line needs no search; its
+    // value is the published +8 (docs/reference-values.md), its moves analyze's.
+    let kalah = dataset(&[
+        "kalah",
+        "--from",
+        "book",
+        "--positions",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(kalah.len(), 1);
+    assert_eq!(kalah[0]["position"], "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S");
+    assert_eq!(
+        (&kalah[0]["value"], &kalah[0]["ply"]),
+        (&8.into(), &0.into())
+    );
+    let a: Value = serde_json::from_str(&ok(&["analyze", "kalah", "--json"])).unwrap();
+    assert_eq!(a["source"], "book", "{a}");
+    assert_eq!(
+        (&kalah[0]["best"], &kalah[0]["moves"]),
+        (&a["best"], &a["moves"])
+    );
+
+    // Walak-pussa 7x4, shallowest first: the start, the seven positions after its moves, then
+    // the first at ply 2. A sample is checked against the search without the book: one ply-1
+    // position (each move's value a search of a ply-2 position) and the ply-2 one.
+    let game = ["walak-pussa", "--holes", "7", "--seeds", "4"];
+    let args = [&game[..], &["--from", "book", "--positions", "9"]].concat();
+    let lines = dataset(&[&args[..], &["--threads", "1"]].concat());
+    let plies: Vec<i64> = lines.iter().map(|l| l["ply"].as_i64().unwrap()).collect();
+    assert_eq!(plies, [0, 1, 1, 1, 1, 1, 1, 1, 2]);
+    for l in [&lines[1], &lines[8]] {
+        let a: Value = serde_json::from_str(&ok(&[
+            "analyze",
+            "walak-pussa",
+            "--holes",
+            "7",
+            "--position",
+            l["position"].as_str().unwrap(),
+            "--no-book",
+            "--json",
+            "--threads",
+            "1",
+        ]))
+        .unwrap();
+        assert_eq!(a["source"], "search", "{a}");
+        assert_eq!(
+            (&l["value"], &l["best"], &l["moves"]),
+            (&a["value"], &a["best"], &a["moves"]),
+            "{l}"
+        );
+    }
+    // The same file whatever the threads.
+    let two = dataset(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(two, lines);
+
+    // A board the book does not cover is an error that says which it covers.
+    let e = fails(&[
+        "dataset",
+        "kalah",
+        "--holes",
+        "4",
+        "--from",
+        "book",
+        "--positions",
+        "3",
+        "--out",
+        "-",
+    ]);
+    assert!(e.contains("the opening book holds no position"), "{e}");
+    assert!(e.contains("walak-pussa/7"), "{e}");
+}

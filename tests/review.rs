@@ -346,6 +346,7 @@ fn a_time_limit_gives_bounds_never_guesses() {
     // Kalah(6,4) from the start: a millisecond per search cannot solve the first positions.
     let start = Position::start(Kalah::default(), 6, 4).unwrap();
     let moves = random_game(&start, 41, 6);
+    // Without the book, which would answer the first positions at once.
     let out = crate::util::mancala(&[
         "review",
         "kalah",
@@ -356,6 +357,7 @@ fn a_time_limit_gives_bounds_never_guesses() {
         "0.001",
         "--threads",
         "1",
+        "--no-book",
     ]);
     assert_eq!(out.status.code(), Some(124));
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -376,6 +378,65 @@ fn a_time_limit_gives_bounds_never_guesses() {
         assert!(0 <= a && a <= b, "{m}");
         assert_eq!(m["loss"].is_null(), a != b, "{m}");
     }
+}
+
+#[test]
+fn kalah_6x4_first_move_is_graded_from_the_book() {
+    // The opening book holds every move of Kalah(6,4)'s start (src/answers/book.txt): the
+    // review asks the analyzer, which answers without a search.
+    let began = std::time::Instant::now();
+    let r = json(&[
+        "review",
+        "kalah",
+        "--moves",
+        "1",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert!(
+        began.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        began.elapsed()
+    );
+    let m = &r["moves"][0];
+    assert_eq!(m["source"], "book", "{m}");
+    // analyze answers from the same sources: the review's numbers are its differences.
+    let a = json(&["analyze", "kalah", "--json", "--threads", "1"]);
+    assert_eq!(a["source"], "book", "{a}");
+    let move_1 = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["move"] == 1)
+        .unwrap();
+    assert_eq!(m["best_value"], a["value"], "{m}");
+    assert_eq!(m["value"], move_1["value"], "{m}");
+    assert_eq!(m["best"], a["best"], "{m}");
+    let loss = a["value"].as_i64().unwrap() - move_1["value"].as_i64().unwrap();
+    assert_eq!(m["loss"], loss, "{m}");
+    // Kalah(6,4) is worth +8 to South (docs/reference-values.md); 1 leaves North +14.
+    assert_eq!(
+        (m["best_value"].clone(), m["loss"].clone()),
+        (8.into(), 22.into())
+    );
+    assert_eq!(m["class"], "blunder");
+    // Without the book the same question needs a search, which a millisecond cannot finish.
+    let out = crate::util::mancala(&[
+        "review",
+        "kalah",
+        "--moves",
+        "1",
+        "--json",
+        "--threads",
+        "1",
+        "--no-book",
+        "--time-limit",
+        "0.001",
+    ]);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["moves"][0]["source"], "search", "{r}");
+    assert_eq!(r["complete"], false, "{r}");
 }
 
 /// The errors of `v` against the committed schema's definition `def`.

@@ -220,6 +220,70 @@ fn in_the_bodys_words(cli: &str) -> String {
 /// A bad body gets 400 and the command line's one-line message, in the page's words: the
 /// fields of the body, never a flag the page's user never saw (issue 53).
 #[test]
+fn the_review_takes_the_command_lines_thresholds() {
+    let s = Server::start(&[]);
+    // Kalah(4,3): South's 1, North's 4 and South's 1 lose 6, 4 and 10 seeds: a mistake, an
+    // inaccuracy and a blunder between 5 and 7 (blunders all by the defaults).
+    let body =
+        json!({"game":"kalah","holes":4,"seeds":3,"moves":"2 1 4 1 2","mistake":5,"blunder":7});
+    let (status, got) = s.post("/api/review", &body.to_string());
+    assert_eq!(status, 200, "{got}");
+    let want = json(&[
+        "review",
+        "kalah",
+        "--holes",
+        "4",
+        "--seeds",
+        "3",
+        "--moves",
+        "2 1 4 1 2",
+        "--mistake",
+        "5",
+        "--blunder",
+        "7",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(steady(got.clone()), steady(want), "{got}");
+    assert_eq!(got["thresholds"], json!({"mistake":5,"blunder":7}));
+    let classes: Vec<&str> = got["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        classes,
+        ["best", "mistake", "inaccuracy", "blunder", "best"]
+    );
+    // Without them, the command line's defaults.
+    let (_, plain) = s.post(
+        "/api/review",
+        r#"{"game":"kalah","holes":4,"seeds":3,"moves":"2 1 4 1 2"}"#,
+    );
+    assert_eq!(plain["thresholds"], json!({"mistake":2,"blunder":6}));
+    for (bad, says) in [
+        (r#""mistake":"two""#, "mistake: write a whole number"),
+        (r#""blunder":2.5"#, "blunder: write a whole number"),
+        (
+            r#""mistake":4,"blunder":2"#,
+            "mistake 4, blunder 2: the loss thresholds",
+        ),
+        (r#""mistake":0"#, "1 <= mistake <= blunder"),
+    ] {
+        let body = format!(r#"{{"game":"kalah","holes":4,"seeds":3,"moves":"2",{bad}}}"#);
+        let (status, v) = s.post("/api/review", &body);
+        assert_eq!(status, 400, "{body}: {v}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(says), "{body}: {e}");
+    }
+    // The fields are the review's own: another endpoint refuses them as unknown.
+    let (status, v) = s.post("/api/analyze", r#"{"game":"kalah","holes":4,"mistake":1}"#);
+    assert_eq!(status, 400, "{v}");
+}
+
+#[test]
 fn bad_bodies_get_400_with_the_command_lines_message() {
     let s = Server::start(&[]);
     let cases: &[(&str, &str, &[&str])] = &[

@@ -10,16 +10,16 @@
 use crate::any::Wrap;
 use crate::errors::value_error;
 use crate::position::{marked, PyPosition};
-use crate::search::{tables_dir, threads as check_threads};
+use crate::search::threads as check_threads;
+use crate::settings;
 use crate::watch::watch;
 use crate::with_pos;
-use mancala::answers::{Analyzer, AnalyzerConfig, Limits, MemoryChoice, TableSize, TablesChoice};
+use mancala::answers::{Analyzer, AnalyzerConfig, Limits};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, SanYao, WalakPussa};
 use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -248,41 +248,9 @@ impl PyAnalyzer {
         book: bool,
     ) -> PyResult<Self> {
         let threads = check_threads(threads).map_err(value_error)?;
-        let table_size = match hash_mb {
-            None => TableSize::growing(),
-            Some(0) => return Err(value_error("hash_mb must be at least 1")),
-            Some(mb) => TableSize::fixed(
-                mb.checked_mul(1 << 20)
-                    .ok_or_else(|| value_error(format!("hash_mb {mb} is too large")))?,
-            ),
-        };
-        // Not given, or True: the default directory's, when it holds the game's.
-        let tables = match tables.as_ref() {
-            None => TablesChoice::Default,
-            Some(t)
-                if t.downcast::<pyo3::types::PyBool>()
-                    .is_ok_and(|b| b.is_true()) =>
-            {
-                TablesChoice::Default
-            }
-            other => match tables_dir(other)? {
-                Some(d) => TablesChoice::Dir(d),
-                None => TablesChoice::Off,
-            },
-        };
-        // Not given, or True: the default file (`$MANCALA_MEMORY` = `off`: none).
-        let memory = match memory.as_ref() {
-            None => MemoryChoice::Default,
-            Some(m) => match m.downcast::<pyo3::types::PyBool>() {
-                Ok(b) if b.is_true() => MemoryChoice::Default,
-                Ok(_) => MemoryChoice::Off,
-                Err(_) => MemoryChoice::File(m.extract::<PathBuf>().map_err(|_| {
-                    pyo3::exceptions::PyTypeError::new_err(
-                        "memory= takes a file (str or os.PathLike), True (the default file) or False",
-                    )
-                })?),
-            },
-        };
+        let table_size = settings::table_size(hash_mb)?;
+        let tables = settings::tables_choice(tables.as_ref())?;
+        let memory = settings::memory_choice(memory.as_ref())?;
         Ok(Self {
             config: AnalyzerConfig {
                 threads,

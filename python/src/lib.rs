@@ -11,6 +11,7 @@ mod matches;
 mod position;
 mod review;
 mod search;
+mod settings;
 mod tables;
 mod watch;
 

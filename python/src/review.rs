@@ -1,28 +1,25 @@
 //! `mancala.review`: a game graded against perfect play, one `MoveReview` per move, by the
-//! library's review ([`mancala::review`]) with the CLI's `review` set-up: one solver (one
-//! transposition table) for the game, endgame tables when given, a time limit per search, the
-//! GIL released and Ctrl-C raising KeyboardInterrupt.
+//! library's review ([`mancala::review`]) with the CLI's `review` set-up: one analyzer for the
+//! game (the opening book, the memory of proven positions, the endgame tables, then one search
+//! with one transposition table), a time limit per search, the GIL released and Ctrl-C raising
+//! KeyboardInterrupt.
 
 use crate::any::Wrap;
-use crate::errors::{table_error, value_error};
+use crate::errors::value_error;
 use crate::position::{play_typed, side_letter, typed_move, PyPosition};
-use crate::search::{available_memory, tables_dir, threads};
+use crate::search::threads as check_threads;
+use crate::settings;
 use crate::watch::watch;
 use crate::with_pos;
+use mancala::answers::{Analyzer, AnalyzerConfig, AnalyzerError};
 use mancala::board::Move;
-use mancala::endgame::open_for_search;
 use mancala::review::{
-    review as grade, Limit, MoveReview, ReviewError, ReviewOptions, SolverSource, Thresholds,
+    review as grade, AnalyzerSource, Limit, MoveReview, ReviewError, ReviewOptions, Thresholds,
 };
 use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::prelude::*;
-use solver::search::Oracle;
-use solver::{Game, SearchConfig, SearchError};
-use std::path::PathBuf;
-
-/// The transposition table's size when `hash_mb` is not given, in MiB: `mancala.solve`'s.
-const DEFAULT_HASH_MB: u64 = 256;
+use solver::SearchError;
 
 /// One move of a game, graded against perfect play. Values are final South-minus-North
 /// scores; `loss` is in seeds from the mover's side. Where the time limit stopped a search, the
@@ -53,6 +50,9 @@ pub struct PyMoveReview {
     /// `"best"`, `"inaccuracy"`, `"mistake"` or `"blunder"` by the seeds lost; `None` when the
     /// loss's bounds span two.
     grade: Option<&'static str>,
+    /// What answered the move's numbers: `"rules"`, `"book"`, `"memory"`, `"tables"` or
+    /// `"search"` (the costliest of them), as `Analysis.source`.
+    source: &'static str,
 }
 
 #[pymethods]
@@ -96,49 +96,7 @@ impl PyMoveReview {
             loss: m.loss.exact_value(),
             loss_bounds: (m.loss.lower, m.loss.upper),
             grade: m.class.map(|c| c.name()),
-        }
-    }
-}
-
-/// The search settings of one review, checked as `mancala.solve` checks them.
-struct Settings {
-    threads: usize,
-    hash_bytes: u64,
-    tables: Option<PathBuf>,
-}
-
-impl Settings {
-    fn new(
-        threads_asked: Option<usize>,
-        hash_mb: Option<u64>,
-        tables: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let mb = hash_mb.unwrap_or(DEFAULT_HASH_MB);
-        let hash_bytes = mb.checked_mul(1 << 20).filter(|_| mb > 0).ok_or_else(|| {
-            value_error(format!("hash_mb {mb} must be at least 1 and fit memory"))
-        })?;
-        if let (Some(_), Some(avail)) = (hash_mb, available_memory()) {
-            if hash_bytes > avail {
-                return Err(value_error(format!(
-                    "hash_mb {mb} asks for more memory than this machine has available ({} MiB)",
-                    avail >> 20
-                )));
-            }
-        }
-        Ok(Self {
-            threads: threads(threads_asked).map_err(value_error)?,
-            hash_bytes,
-            tables: tables_dir(tables)?,
-        })
-    }
-
-    /// The configuration for a search from `root`, its table no larger than it can fill.
-    fn config<G: Game>(&self, root: &G) -> SearchConfig {
-        let useful = root.key_bound().saturating_mul(16).max(1 << 20);
-        SearchConfig {
-            threads: self.threads,
-            tt_bytes: usize::try_from((self.hash_bytes as u128).min(useful)).unwrap_or(usize::MAX),
-            ..SearchConfig::default()
+            source: m.source.name(),
         }
     }
 }
@@ -169,29 +127,23 @@ fn review_in<R: Wrap>(
     py: Python<'_>,
     start: &Position<R>,
     moves: &Bound<'_, PyAny>,
-    s: &Settings,
+    config: AnalyzerConfig,
     options: &ReviewOptions,
 ) -> PyResult<Vec<PyMoveReview>> {
     let moves = moves_of(start, moves)?;
-    let tb = match &s.tables {
-        Some(dir) if start.board().has_statuses() => {
-            return Err(value_error(format!(
-                "tables: endgame tables hold positions whose pits are all open; {start} has burnt pits or sons, so review it without tables ({})",
-                dir.display()
-            )))
-        }
-        Some(dir) => Some(
-            py.allow_threads(|| open_for_search(dir, start))
-                .map_err(|e| table_error(&format!("tables {}", dir.display()), e))?,
-        ),
-        None => None,
-    };
-    let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
-    let cfg = s.config(start);
     let abort = StopToken::new();
     let w = watch(py, None, &abort, || {
-        let mut source = SolverSource::new(start, cfg, oracle, Some(abort.clone()))?;
-        grade(&mut source, start, &moves, options)
+        let mut analyzer = Analyzer::new(config);
+        let graded = grade(
+            &mut AnalyzerSource::new(&mut analyzer, Some(abort.clone())),
+            start,
+            &moves,
+            options,
+        );
+        for n in analyzer.take_notes() {
+            eprintln!("warning: {n}");
+        }
+        graded
     })?;
     match w.value {
         Ok(g) => Ok(g.moves.iter().map(PyMoveReview::of).collect()),
@@ -201,6 +153,12 @@ fn review_in<R: Wrap>(
                  the transposition table can tell apart exactly",
             ))
         }
+        Err(ReviewError::Answers(e)) => match &*e {
+            AnalyzerError::Tables { dir, source } => Err(pyo3::exceptions::PyOSError::new_err(
+                format!("tables {}: {source}", dir.display()),
+            )),
+            other => Err(value_error(format!("tables: {other}"))),
+        },
         Err(e) => Err(value_error(e.to_string())),
     }
 }
@@ -212,10 +170,12 @@ fn review_in<R: Wrap>(
 /// is at least an inaccuracy). `all_best`: search every position's best moves, not only where
 /// seeds were lost. `time_limit`: seconds per search; a stopped search leaves bounds
 /// (`value_bounds`, `best_bounds`, `loss_bounds`), never a guess. `threads`, `hash_mb` and
-/// `tables` are `mancala.solve`'s; one search serves the whole game. The GIL is released;
-/// Ctrl-C raises KeyboardInterrupt.
+/// `tables`, `memory` and `book` are `mancala.Analyzer`'s (the default table directory's
+/// tables when it holds the game's, the default memory file, the opening book): one analyzer,
+/// with one transposition table, serves the whole game, and each move's `source` says what
+/// answered. The GIL is released; Ctrl-C raises KeyboardInterrupt.
 #[pyfunction]
-#[pyo3(signature = (pos, moves, threads=None, hash_mb=None, tables=None, time_limit=None, mistake=2, blunder=6, all_best=false))]
+#[pyo3(signature = (pos, moves, threads=None, hash_mb=None, tables=None, time_limit=None, mistake=2, blunder=6, all_best=false, memory=None, book=true))]
 #[allow(clippy::too_many_arguments)]
 pub fn review(
     py: Python<'_>,
@@ -228,19 +188,22 @@ pub fn review(
     mistake: i32,
     blunder: i32,
     all_best: bool,
+    memory: Option<&Bound<'_, PyAny>>,
+    book: bool,
 ) -> PyResult<Vec<PyMoveReview>> {
-    let settings = Settings::new(threads, hash_mb, tables)?;
-    if let Some(t) = time_limit {
-        if !(t.is_finite() && t > 0.0 && t <= 1e9) {
-            return Err(value_error(format!(
-                "time_limit '{t}' is not a positive number of seconds"
-            )));
-        }
-    }
+    let config = AnalyzerConfig {
+        threads: check_threads(threads).map_err(value_error)?,
+        table_size: settings::table_size(hash_mb)?,
+        tables: settings::tables_choice(tables)?,
+        book,
+        memory: settings::memory_choice(memory)?,
+        ..AnalyzerConfig::default()
+    };
+    let time_limit = settings::time_limit(time_limit)?;
     let options = ReviewOptions {
         limit: Limit::seconds(time_limit),
         thresholds: Thresholds::new(mistake, blunder).map_err(|e| value_error(e.to_string()))?,
         all_best,
     };
-    with_pos!(&pos.inner, p => review_in(py, p, moves, &settings, &options))
+    with_pos!(&pos.inner, p => review_in(py, p, moves, config.clone(), &options))
 }

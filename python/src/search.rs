@@ -4,6 +4,7 @@
 use crate::any::Wrap;
 use crate::errors::{table_error, value_error};
 use crate::position::{marked, PyPosition};
+use crate::settings;
 use crate::tables::PyTables;
 use crate::watch::watch;
 use crate::with_pos;
@@ -24,9 +25,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tables::Tablebase;
-
-/// The transposition table's size when `hash_mb` is not given, in MiB: the CLI's default.
-const DEFAULT_HASH_MB: u64 = 256;
 
 /// The most threads accepted: the CLI's limit.
 const MAX_THREADS: usize = 1024;
@@ -87,28 +85,8 @@ impl SearchOpts {
         time_limit: Option<f64>,
     ) -> PyResult<Self> {
         let threads = threads(threads_asked).map_err(value_error)?;
-        let mb = hash_mb.unwrap_or(DEFAULT_HASH_MB);
-        if mb == 0 {
-            return Err(value_error("hash_mb must be at least 1"));
-        }
-        let hash_bytes = mb
-            .checked_mul(1 << 20)
-            .ok_or_else(|| value_error(format!("hash_mb {mb} is too large")))?;
-        if let (Some(_), Some(avail)) = (hash_mb, available_memory()) {
-            if hash_bytes > avail {
-                return Err(value_error(format!(
-                    "hash_mb {mb} asks for more memory than this machine has available ({} MiB)",
-                    avail >> 20
-                )));
-            }
-        }
-        if let Some(t) = time_limit {
-            if !(t.is_finite() && t > 0.0 && t <= 1e9) {
-                return Err(value_error(format!(
-                    "time_limit '{t}' is not a positive number of seconds"
-                )));
-            }
-        }
+        let hash_bytes = settings::hash_bytes(hash_mb)?;
+        let time_limit = settings::time_limit(time_limit)?;
         Ok(SearchOpts {
             threads,
             hash_bytes,

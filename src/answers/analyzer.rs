@@ -38,7 +38,6 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -491,29 +490,8 @@ impl<R: Rules> Analyzer<R> {
 
     /// Runs `job` with the search's stop lowered, raising it when `limits` say so.
     fn watched<T>(&mut self, limits: &Limits, job: impl FnOnce(&mut Self) -> T) -> T {
-        self.stop.reset();
-        if limits.time.is_none() && limits.stop.is_none() {
-            return job(self);
-        }
-        let deadline = limits.time.map(|t| Instant::now() + t);
-        let done = AtomicBool::new(false);
         let stop = self.stop.clone();
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    let asked = limits.stop.as_ref().is_some_and(StopToken::is_stopped);
-                    if late || asked {
-                        stop.stop();
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-            });
-            let answer = job(self);
-            done.store(true, Ordering::Relaxed);
-            answer
-        })
+        super::watch::watched(&stop, limits.time, limits.stop.as_ref(), || job(self))
     }
 
     /// Runs `job` on the kept search fitted to `p` (the transposition table earlier calls

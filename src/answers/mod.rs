@@ -22,6 +22,7 @@
 //! - [`memory`]: the memory of proven positions, a SQLite file shared by every process.
 //! - [`sizing`]: the transposition table's size for a position.
 //! - [`shared_tables`]: endgame tables opened once per process.
+//! - `watch`: the timer beside a search (a time limit, a stop token from outside).
 
 pub mod analyzer;
 pub mod answer;
@@ -30,6 +31,7 @@ pub mod identity;
 pub mod memory;
 pub mod shared_tables;
 pub mod sizing;
+pub(crate) mod watch;
 
 pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TablesChoice};
 pub use answer::{Analysis, Answer, Bounds, MoveAnswer, Source};

@@ -36,34 +36,43 @@
 //! }
 //! ```
 
+mod analyzer_source;
 mod bounds;
 mod grade;
 mod solver_source;
 
+pub use analyzer_source::AnalyzerSource;
 pub use bounds::{Bounds, Limit};
 pub use grade::{Class, SideSummary, Thresholds, ThresholdsError};
 pub use solver_source::SolverSource;
 
+use crate::answers::AnalyzerError;
+pub use crate::answers::Source;
 use crate::board::{Move, Side};
 use crate::rules::Rules;
 use crate::{IllegalMove, Position};
 use solver::SearchError;
 use std::fmt;
+use std::sync::Arc;
 
-/// What the review needs of a value source: exact values, or proven bounds when stopped.
+/// What the review needs of a value source: exact values, or proven bounds when stopped, and
+/// which source answered.
 ///
-/// [`SolverSource`] implements it with one exact search and one transposition table for every
-/// position it is asked about, so the positions of one game (or of a batch of games) share what
-/// earlier ones proved.
+/// [`AnalyzerSource`] implements it with an [`Analyzer`](crate::answers::Analyzer), as
+/// `analyze` answers: the opening book, the memory of proven positions, the endgame tables,
+/// then one kept search. [`SolverSource`] implements it with a bare search. Either keeps one
+/// transposition table for every position it is asked about, so the positions of one game (or
+/// of a batch of games) share what earlier ones proved.
 pub trait Evaluate<R: Rules> {
     /// The final value of `p` (South minus North, stores included) under perfect play: exact,
-    /// or the bounds proven when `limit` stopped the search first. `p` is not over (the review
-    /// values finished games itself).
+    /// or the bounds proven when `limit` stopped the search first; and which source answered.
+    /// `p` is not over (the review values finished games itself).
     ///
     /// # Errors
     /// [`ReviewError::Interrupted`] when the whole review was asked to stop;
-    /// [`ReviewError::Search`] when the search failed (its table, or a fault in endgame tables).
-    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<Bounds, ReviewError>;
+    /// [`ReviewError::Search`] when the search failed (its table, or a fault in endgame tables);
+    /// [`ReviewError::Answers`] when another source failed.
+    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<(Bounds, Source), ReviewError>;
 
     /// The exact final value of `p` and every move that reaches it, in move order; `None` when
     /// `limit` stopped the search first. `p` is not over.
@@ -80,6 +89,8 @@ pub struct Best {
     pub value: i32,
     /// Every move that reaches it, in move order.
     pub moves: Vec<Move>,
+    /// Which source answered.
+    pub source: Source,
 }
 
 /// How to review: the time limit per search, the loss classes, and whether to list every best
@@ -118,6 +129,10 @@ pub struct MoveReview<R: Rules> {
     pub loss: Bounds,
     /// The loss's class, when its bounds decide it.
     pub class: Option<Class>,
+    /// What answered this move's numbers: the costliest of the sources of the value before it,
+    /// the value after it and the best moves (the rules, the book, the memory, the endgame
+    /// tables, a search).
+    pub source: Source,
 }
 
 impl<R: Rules> MoveReview<R> {
@@ -160,7 +175,7 @@ impl<R: Rules> GameReview<R> {
 }
 
 /// Why a game could not be reviewed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum ReviewError {
     /// A move of the game is not legal where it was played.
     Illegal {
@@ -175,6 +190,9 @@ pub enum ReviewError {
     Interrupted,
     /// The search failed: its transposition table, or a fault found in the endgame tables.
     Search(SearchError),
+    /// A source of the [`Analyzer`](crate::answers::Analyzer) failed: endgame tables that
+    /// cannot be opened or cannot hold the position, a damaged opening book.
+    Answers(Arc<AnalyzerError>),
 }
 
 impl fmt::Display for ReviewError {
@@ -185,6 +203,7 @@ impl fmt::Display for ReviewError {
             }
             ReviewError::Interrupted => f.write_str("the review was stopped before it finished"),
             ReviewError::Search(e) => write!(f, "{e}"),
+            ReviewError::Answers(e) => write!(f, "{e}"),
         }
     }
 }
@@ -194,6 +213,7 @@ impl std::error::Error for ReviewError {
         match self {
             ReviewError::Illegal { why, .. } => Some(why),
             ReviewError::Search(e) => Some(e),
+            ReviewError::Answers(e) => Some(&**e),
             ReviewError::Interrupted => None,
         }
     }
@@ -236,12 +256,15 @@ pub fn review<R: Rules, E: Evaluate<R> + ?Sized>(
 ) -> Result<GameReview<R>, ReviewError> {
     let line = line(start, moves)?;
     let mut values = Vec::with_capacity(line.len());
+    let mut sources = Vec::with_capacity(line.len());
     for p in &line {
-        values.push(if p.is_over() {
-            Bounds::exact(p.final_value(0))
+        let (v, s) = if p.is_over() {
+            (Bounds::exact(p.final_value(0)), Source::Rules)
         } else {
             source.value(p, options.limit)?
-        });
+        };
+        values.push(v);
+        sources.push(s);
     }
     let mut graded = Vec::with_capacity(moves.len());
     for (i, &mv) in moves.iter().enumerate() {
@@ -251,6 +274,7 @@ pub fn review<R: Rules, E: Evaluate<R> + ?Sized>(
             .expect("a legal move was played, so the game was on");
         let (mut best, mut played) = tighten(side, values[i], values[i + 1]);
         let mut best_moves = None;
+        let mut answered = sources[i].max(sources[i + 1]);
         // The best moves are searched where the move may have lost seeds and the best value is
         // known (a search stopped on the value would only be stopped again on the moves).
         let maybe_lost = loss(side, best, played).upper > 0;
@@ -261,6 +285,7 @@ pub fn review<R: Rules, E: Evaluate<R> + ?Sized>(
                 }
                 best = Bounds::exact(b.value);
                 best_moves = Some(b.moves);
+                answered = answered.max(b.source);
             }
         }
         let mut loss = loss(side, best, played);
@@ -281,6 +306,7 @@ pub fn review<R: Rules, E: Evaluate<R> + ?Sized>(
             best_moves,
             loss,
             class: options.thresholds.class(loss),
+            source: answered,
         });
     }
     let summary =

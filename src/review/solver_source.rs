@@ -1,17 +1,13 @@
 //! [`SolverSource`]: the review's values from one exact search ([`solver::search::Solver`]),
 //! with endgame tables when given, and a time limit per search.
 
-use super::{Best, Bounds, Evaluate, Limit, ReviewError};
+use super::{Best, Bounds, Evaluate, Limit, ReviewError, Source};
 use crate::rules::Rules;
 use crate::stop::StopToken;
 use crate::Position;
 use solver::search::{Oracle, Progress, Solver};
 use solver::{SearchConfig, SearchError};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
-
-/// How often the timer of a limited search looks at the abort token.
-const POLL: Duration = Duration::from_millis(20);
+use std::sync::Arc;
 
 /// Values from one solver: one transposition table for every position asked about (the
 /// positions of a game, or of a batch of games, share what earlier ones proved), endgame tables
@@ -70,34 +66,10 @@ impl<'o, R: Rules> SolverSource<'o, R> {
         if self.aborted() {
             return Err(ReviewError::Interrupted);
         }
-        let deadline = limit.duration().map(|d| Instant::now() + d);
-        let result = if deadline.is_none() && self.abort.is_none() {
-            job(&mut self.solver)
-        } else {
-            let (done, wait) = mpsc::channel::<()>();
-            let (stop, abort) = (self.stop.clone(), self.abort.clone());
-            let solver = &mut self.solver;
-            std::thread::scope(|scope| {
-                scope.spawn(move || loop {
-                    let now = Instant::now();
-                    let pause =
-                        deadline.map_or(POLL, |d| d.saturating_duration_since(now).min(POLL));
-                    match wait.recv_timeout(pause) {
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        // The job ended (its sender dropped).
-                        _ => return,
-                    }
-                    let late = deadline.is_some_and(|d| Instant::now() >= d);
-                    if late || abort.as_ref().is_some_and(StopToken::is_stopped) {
-                        stop.stop();
-                        return;
-                    }
-                });
-                let r = job(solver);
-                drop(done);
-                r
-            })
-        };
+        let (stop, abort) = (self.stop.clone(), self.abort.clone());
+        let solver = &mut self.solver;
+        let result =
+            crate::answers::watch::watched(&stop, limit.duration(), abort.as_ref(), || job(solver));
         self.stop.reset();
         match result {
             Ok(v) => Ok(Some(v)),
@@ -113,15 +85,16 @@ impl<'o, R: Rules> SolverSource<'o, R> {
 }
 
 impl<R: Rules> Evaluate<R> for SolverSource<'_, R> {
-    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<Bounds, ReviewError> {
-        match self.run(limit, |s| s.value(p))? {
-            Some(f) => Ok(Bounds::exact(p.final_value(f))),
+    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<(Bounds, Source), ReviewError> {
+        let value = match self.run(limit, |s| s.value(p))? {
+            Some(f) => Bounds::exact(p.final_value(f)),
             None => {
                 // The bounds proved on the future value of `p`, the job just stopped.
                 let (lo, hi) = self.progress.bounds();
-                Ok(Bounds::new(p.final_value(lo), p.final_value(hi)))
+                Bounds::new(p.final_value(lo), p.final_value(hi))
             }
-        }
+        };
+        Ok((value, Source::Search))
     }
 
     fn best_moves(&mut self, p: &Position<R>, limit: Limit) -> Result<Option<Best>, ReviewError> {
@@ -130,6 +103,7 @@ impl<R: Rules> Evaluate<R> for SolverSource<'_, R> {
             .map(|(f, moves)| Best {
                 value: p.final_value(f),
                 moves,
+                source: Source::Search,
             }))
     }
 }

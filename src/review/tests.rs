@@ -149,3 +149,84 @@ fn classes_follow_the_thresholds() {
     assert!(Thresholds::new(0, 3).is_err());
     assert!(Thresholds::new(4, 3).is_err());
 }
+
+/// An analyzer with no book, memory or tables: every value from its one search.
+fn bare_analyzer<R: Rules>() -> crate::answers::Analyzer<R> {
+    use crate::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TableSize, TablesChoice};
+    Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        table_size: TableSize::fixed(4 << 20),
+        tables: TablesChoice::Off,
+        book: false,
+        memory: MemoryChoice::Off,
+        ..AnalyzerConfig::default()
+    })
+}
+
+/// `g` with every source named "search": the bare search says so of every move, where the
+/// analyzer names the rules alone for a position whose every move ends the game.
+fn numbers<R: Rules>(mut g: GameReview<R>) -> GameReview<R> {
+    for m in &mut g.moves {
+        assert!(matches!(m.source, Source::Rules | Source::Search), "{m:?}");
+        m.source = Source::Search;
+    }
+    g
+}
+
+#[test]
+fn the_analyzer_grades_as_the_bare_search_does() {
+    // Two value sources that share no code past the solver: the analyzer's (its own kept
+    // search, its PV and best-move bookkeeping) and SolverSource's null-window tests.
+    let kalah = Position::start(Kalah::default(), 4, 3).unwrap();
+    let walak = Position::start(WalakPussa::default(), 3, 2).unwrap();
+    for seed in 1..=2 {
+        for all_best in [false, true] {
+            let options = ReviewOptions {
+                all_best,
+                ..ReviewOptions::default()
+            };
+            let moves = random_game(&kalah, seed, 200);
+            let mut bare = SolverSource::new(&kalah, cfg(), None, None).unwrap();
+            let want = review(&mut bare, &kalah, &moves, &options).unwrap();
+            let mut analyzer = bare_analyzer();
+            let mut source = AnalyzerSource::new(&mut analyzer, None);
+            let got = review(&mut source, &kalah, &moves, &options).unwrap();
+            assert_eq!(numbers(got), numbers(want), "kalah seed {seed}");
+
+            let moves = random_game(&walak, seed, 200);
+            let mut bare = SolverSource::new(&walak, cfg(), None, None).unwrap();
+            let want = review(&mut bare, &walak, &moves, &options).unwrap();
+            let mut analyzer = bare_analyzer();
+            let mut source = AnalyzerSource::new(&mut analyzer, None);
+            let got = review(&mut source, &walak, &moves, &options).unwrap();
+            assert_eq!(numbers(got), numbers(want), "walak-pussa seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_book_answers_kalah_6x4s_first_move() {
+    // Every move of Kalah(6,4)'s start is in the opening book: graded with no search at all.
+    use crate::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
+    let start = Position::start(Kalah::default(), 6, 4).unwrap();
+    let mut analyzer = Analyzer::new(AnalyzerConfig {
+        threads: 1,
+        tables: TablesChoice::Off,
+        memory: MemoryChoice::Off,
+        ..AnalyzerConfig::default()
+    });
+    let mut source = AnalyzerSource::new(&mut analyzer, None);
+    let g = review(&mut source, &start, &[Move(6)], &ReviewOptions::default()).unwrap();
+    let m = &g.moves[0];
+    assert_eq!(m.source, Source::Book);
+    // +8 from the start (docs/reference-values.md), +4 after 6: the book's best is 3 alone.
+    assert_eq!((m.best, m.played), (Bounds::exact(8), Bounds::exact(4)));
+    assert_eq!(m.loss, Bounds::exact(4));
+    assert_eq!(m.best_moves.as_deref(), Some(&[Move(3)][..]));
+    // An abort raised before the review stops it before any answer.
+    let flag = crate::stop::StopToken::new();
+    flag.stop();
+    let mut source = AnalyzerSource::new(&mut analyzer, Some(flag));
+    let e = review(&mut source, &start, &[Move(6)], &ReviewOptions::default()).unwrap_err();
+    assert!(matches!(e, ReviewError::Interrupted), "{e}");
+}

@@ -95,6 +95,9 @@ pub struct ReviewedMove {
     pub loss_upper: i32,
     /// Null when the loss's bounds span two classes.
     pub class: Option<MoveClass>,
+    /// What answered the move's numbers (the costliest source of its values and best moves):
+    /// `rules`, `book`, `memory`, `tables` or `search`, as `analyze` says.
+    pub source: String,
 }
 
 impl ReviewedMove {
@@ -122,6 +125,7 @@ impl ReviewedMove {
             loss_lower: m.loss.lower,
             loss_upper: m.loss.upper,
             class: m.class.map(MoveClass::from),
+            source: m.source.name().to_string(),
         }
     }
 }

@@ -26,8 +26,9 @@ use std::time::Duration;
 /// One input line: its number (from 1) and its position, or why it has none.
 type Line<R> = (usize, Result<Position<R>, String>);
 
-/// Reads the batch: every line that is not blank or a comment.
-fn read_lines<R: Rules>(source: &str, rules: R) -> Result<Vec<Line<R>>> {
+/// The lines of `--batch source` (`-`: stdin) that are not blank or a `#` comment, trimmed,
+/// each with its number in the input (from 1): what `solve`, `analyze` and `review` read.
+pub(super) fn batch_lines(source: &str) -> Result<Vec<(usize, String)>> {
     let text: Vec<String> = if source == "-" {
         std::io::stdin().lock().lines().collect::<Result<_, _>>()
     } else {
@@ -35,20 +36,28 @@ fn read_lines<R: Rules>(source: &str, rules: R) -> Result<Vec<Line<R>>> {
         std::io::BufReader::new(f).lines().collect::<Result<_, _>>()
     }
     .with_context(|| format!("cannot read --batch {source}"))?;
-    let mut out = Vec::new();
-    for (i, line) in text.iter().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let p = t
-            .parse::<Setup>()
-            .map_err(|e| e.to_string())
-            .and_then(|s| Position::from_setup(rules, &s).map_err(|e| e.to_string()))
-            .map_err(|e| format!("invalid position '{t}': {e}"));
-        out.push((i + 1, p));
-    }
-    Ok(out)
+    Ok(text
+        .iter()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, t)| !t.is_empty() && !t.starts_with('#'))
+        .map(|(n, t)| (n, t.to_string()))
+        .collect())
+}
+
+/// Reads the batch: every line that is not blank or a comment, as a position.
+fn read_lines<R: Rules>(source: &str, rules: R) -> Result<Vec<Line<R>>> {
+    Ok(batch_lines(source)?
+        .into_iter()
+        .map(|(n, t)| {
+            let p = t
+                .parse::<Setup>()
+                .map_err(|e| e.to_string())
+                .and_then(|s| Position::from_setup(rules, &s).map_err(|e| e.to_string()))
+                .map_err(|e| format!("invalid position '{t}': {e}"));
+            (n, p)
+        })
+        .collect())
 }
 
 /// Runs the batch of `source` for `command` ("solve" or "analyze").

@@ -5,17 +5,24 @@
 //! JSON line with its exact value and every legal move's value. One solver (one transposition
 //! table) values them all. The same `--seed` gives the same file for any thread count: the
 //! values are exact and the choices depend only on the seed and the exact values.
+//!
+//! `--from book` samples nothing: it writes the positions of the opening book built into the
+//! program ([`mancala::answers::book`]), shallowest first, each valued by the analyzer as
+//! `analyze` values it (the book, the memory, the tables, then a search).
 
+use super::solve::{analyzer_error, warn_notes};
 use super::{json, setup, PositionArgs};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
+use mancala::answers::{book, Limits};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
 use mancala::Position;
 use mancala_cli::{exit, signal};
 use solver::search::{SearchError, Solver};
+use solver::Game;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +34,9 @@ pub enum From {
     Random,
     /// Every move uniformly at random among the best ones (perfect play).
     Perfect,
+    /// The positions of the opening book built into the program, shallowest first: the start,
+    /// then every position reached through moves whose results the book holds.
+    Book,
 }
 
 /// `mancala dataset`'s flags.
@@ -42,7 +52,7 @@ pub struct DatasetArgs {
     #[arg(long, value_name = "N")]
     positions: usize,
     /// How the games are played: `random` (uniformly random legal moves) or `perfect`
-    /// (uniformly random best moves).
+    /// (uniformly random best moves); or `book`: the opening book's positions, no sampling.
     #[arg(long, value_enum, value_name = "HOW")]
     from: From,
     /// The seed of the random choices: the same seed, the same file.
@@ -96,6 +106,11 @@ pub(super) fn run<R: Rules>(a: &DatasetArgs, rules: R) -> Result<ExitCode> {
     let mut out = Output::create(&a.out)?;
     if start.is_over() {
         bail!("the game is already over in {start}: no positions to sample");
+    }
+    if a.from == From::Book {
+        let lines = from_book(a, &start)?;
+        out.finish(&lines)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let tb = a
         .search
@@ -188,6 +203,83 @@ fn analysis<R: Rules>(
     let sign = p.to_move().map_or(1, Side::sign);
     let best = finals.iter().map(|f| sign * f.1).max().unwrap_or(0) * sign;
     Ok(finals.into_iter().map(|(m, v)| (m, v, best)).collect())
+}
+
+/// The lines of `--from book`: the positions of the book from `start` on, shallowest first (the
+/// start, then each position whose key the book holds and that a move of a listed one reaches),
+/// at most `--positions`, each valued by one analyzer for them all.
+fn from_book<R: Rules>(a: &DatasetArgs, start: &Position<R>) -> Result<Vec<String>> {
+    let book = book::embedded().map_err(|e| anyhow!("{e}"))?;
+    let entries = book
+        .positions(*start.rules(), start.board().holes)
+        .map_err(|e| anyhow!("{e}"))?;
+    let held: HashSet<u128> = entries.iter().map(|(p, _)| p.key()).collect();
+    let mut queue = VecDeque::from([(*start, 0)]);
+    let mut seen = HashSet::from([*start]);
+    let mut order = Vec::new();
+    while let Some((p, ply)) = queue.pop_front() {
+        order.push((p, ply));
+        for mv in p.legal_moves().as_slice() {
+            let next = p.play_unchecked(*mv);
+            if !next.is_over() && held.contains(&next.key()) && seen.insert(next) {
+                queue.push_back((next, ply + 1));
+            }
+        }
+    }
+    if order.len() == 1 {
+        // Each game once, in the book's order.
+        let mut games: Vec<&str> = Vec::new();
+        for e in &book.entries {
+            if !games.contains(&e.identity.as_str()) {
+                games.push(&e.identity);
+            }
+        }
+        bail!(
+            "the opening book holds no position that follows {start} under these rules: it holds \
+             positions of {}",
+            games.join(", ")
+        );
+    }
+    let mut analyzer = a.search.analyzer::<R>()?;
+    let limits = Limits {
+        time: None,
+        stop: Some(signal::token()),
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let mut lines = Vec::new();
+    for (p, ply) in order.into_iter().take(a.positions) {
+        let analysis = analyzer.analyze(&p, &limits);
+        warn_notes(&mut analyzer);
+        let analysis = analysis.map_err(analyzer_error)?;
+        let (Some(value), true) = (
+            analysis.value.value(),
+            analysis.moves.iter().all(|m| m.value.is_exact()),
+        ) else {
+            // No time limit: only the stop flag (Ctrl-C) leaves a value unfinished.
+            return Err(anyhow::Error::new(exit::Interrupted(
+                "the dataset was stopped before it was complete (nothing written)".into(),
+            )));
+        };
+        let values: Vec<(Move, i32, i32)> = analysis
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.value.lower, value))
+            .collect();
+        lines.push(line(&p, ply, &values));
+        if terminal {
+            eprint!("\r{}/{} positions", lines.len(), a.positions);
+        }
+    }
+    if terminal {
+        eprintln!();
+    }
+    if lines.len() < a.positions {
+        eprintln!(
+            "warning: the book holds {} positions from {start}: all are written",
+            lines.len()
+        );
+    }
+    Ok(lines)
 }
 
 /// The JSON line of `p`, met at `ply`, valued by `values`.

@@ -1,22 +1,24 @@
 //! `review`: a game graded against perfect play, move by move (docs/cli.md, "Reviewing a
 //! game"). The game is `--moves` from the position of the flags, a `--load`ed record, or each
-//! line of `--batch FILE`; the grading is the library's ([`mancala::review`]), with one solver,
-//! so one transposition table, for the whole game or batch.
+//! line of `--batch FILE`; the grading is the library's ([`mancala::review`]), through one
+//! [`Analyzer`](mancala::answers::Analyzer) for the whole game or batch, as `analyze` answers: the opening book, the memory
+//! of proven positions, the endgame tables (`--no-book`, `--memory`/`--no-memory`,
+//! `--tables`/`--no-tables`), then one search with one transposition table.
 
-use super::{json, move_list, record, setup, solve::SearchArgs, PositionArgs};
-use anyhow::{anyhow, bail, Context, Result};
+use super::solve::{analyzer_error, warn_notes, SearchArgs};
+use super::{json, move_list, record, setup, PositionArgs};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use mancala::board::Move;
 use mancala::review::{
-    review, Bounds, Evaluate, GameReview, Limit, ReviewError, ReviewOptions, SideSummary,
-    SolverSource, Thresholds,
+    review, AnalyzerSource, Bounds, Evaluate, GameReview, Limit, ReviewError, ReviewOptions,
+    SideSummary, Source, Thresholds,
 };
 use mancala::rules::Rules;
 use mancala::stop::{Stop, StopToken};
 use mancala::Position;
 use mancala_cli::{exit, report, signal};
-use solver::Game;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -102,20 +104,13 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
         Some(source) => batch_games(a, rules, source)?,
     };
     one_status_pattern(&mut games);
-    // The solver's root: the start with the most positions below it, whose table's keys then
-    // cover every game's (seeds only ever leave the board).
-    let root = games
-        .iter()
-        .filter_map(|(_, g)| g.as_ref().ok())
-        .map(|g| g.0)
-        .max_by_key(|p| p.key_bound());
     let mut out = std::io::stdout().lock();
     if format == Format::Csv {
         writeln!(out, "{CSV_HEADER}")?;
     }
     let mut failed = false;
     let mut stopped = false;
-    let Some(root) = root else {
+    if !games.iter().any(|(_, g)| g.is_ok()) {
         for (n, g) in &games {
             if let Err(e) = g {
                 print_error(&mut out, format, rules, n.unwrap_or(0), e)?;
@@ -126,19 +121,11 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
             print_error(&mut out, format, rules, 0, e)?;
         }
         return Ok(ExitCode::FAILURE);
-    };
-    let tb = a
-        .search
-        .tables_dir()
-        .map(|d| setup::tables_for_search(&d, &root))
-        .transpose()?;
-    let oracle = tb
-        .as_ref()
-        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let cfg = a.search.config(&root)?;
-    let source = SolverSource::new(&root, cfg, oracle, Some(signal::token()))
-        .map_err(|e| failure(e, "the review"))?;
-    let mut source = Shown::new(source);
+    }
+    // One analyzer for the batch: its search is sized by the first position it searches (a
+    // game's start, the largest of its game's), and rebuilt only for a larger one.
+    let mut analyzer = a.search.analyzer::<R>()?;
+    let mut source = Shown::new(AnalyzerSource::new(&mut analyzer, Some(signal::token())));
     for (n, g) in &games {
         let (start, moves) = match g {
             Ok(g) => g,
@@ -150,7 +137,9 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
         };
         let began = Instant::now();
         source.plies = moves.len() + 1;
-        let graded = match review(&mut source, start, moves, &options) {
+        let graded = review(&mut source, start, moves, &options);
+        warn_notes(source.source.analyzer());
+        let graded = match graded {
             Ok(g) => g,
             Err(ReviewError::Interrupted) => {
                 source.clear();
@@ -191,30 +180,25 @@ pub(super) fn run<R: Rules>(a: &ReviewArgs, rules: R) -> Result<ExitCode> {
     })
 }
 
-/// Reviews the game of `pos` (its start, then its moves) with `search`'s settings and the
-/// default thresholds until `stop` is raised: the computation behind `POST /api/review`.
+/// Reviews the game of `pos` (its start, then its moves) with `search`'s settings and
+/// `thresholds` until `stop` is raised: the computation behind `POST /api/review`. One analyzer
+/// answers, as `/api/analyze`'s: the book, the memory, the tables, then a search.
 pub(crate) fn review_json<R: Rules>(
     pos: &PositionArgs,
     search: &SearchArgs,
     rules: R,
+    thresholds: Thresholds,
     stop: &StopToken,
 ) -> Result<json::Review> {
     let line = pos.game_line_until(rules, stop.as_stop())?;
-    let tb = search
-        .tables_dir()
-        .map(|d| setup::tables_for_search(&d, &line.start))
-        .transpose()?;
-    let oracle = tb
-        .as_ref()
-        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let cfg = search.config(&line.start)?;
     let options = ReviewOptions {
         limit: Limit::seconds(search.time_limit()),
+        thresholds,
         ..ReviewOptions::default()
     };
     let began = Instant::now();
-    let mut source = SolverSource::new(&line.start, cfg, oracle, Some(stop.clone()))
-        .map_err(|e| failure(e, "the review"))?;
+    let mut analyzer = search.analyzer::<R>()?;
+    let mut source = AnalyzerSource::new(&mut analyzer, Some(stop.clone()));
     let g = review(&mut source, &line.start, &line.moves, &options)
         .map_err(|e| failure(e, "the review"))?;
     let seconds = began.elapsed().as_secs_f64();
@@ -225,6 +209,10 @@ pub(crate) fn review_json<R: Rules>(
 fn failure(e: ReviewError, what: &str) -> anyhow::Error {
     match e {
         ReviewError::Search(e) => setup::search_error(e).context(what.to_string()),
+        ReviewError::Answers(e) => match std::sync::Arc::into_inner(e) {
+            Some(e) => analyzer_error(e).context(what.to_string()),
+            None => anyhow!("{what}: the review's sources failed"),
+        },
         other => anyhow!("{what}: {other}"),
     }
 }
@@ -241,24 +229,15 @@ fn batch_games<R: Rules>(
             "--batch reads its games from the input; it cannot be combined with --moves or --load"
         );
     }
-    let text: Vec<String> = if source == "-" {
-        std::io::stdin().lock().lines().collect::<Result<_, _>>()
-    } else {
-        let f = std::fs::File::open(source).with_context(|| format!("--batch {source}"))?;
-        std::io::BufReader::new(f).lines().collect::<Result<_, _>>()
-    }
-    .with_context(|| format!("cannot read --batch {source}"))?;
+    let text = super::batch::batch_lines(source)?;
     // The move lines start where the flags say; a bad --position is the command's error.
     // A move line can reach an endless relay: the sowings stop with the review (Ctrl-C).
     let signals = signal::token();
     let stop = signals.as_stop();
     let base = a.pos.base_position(rules, stop)?;
     let mut games = Vec::new();
-    for (i, line) in text.iter().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
+    for (n, t) in &text {
+        let t = t.as_str();
         let game = if t.starts_with('{') {
             record_game(a, rules, t, stop)
         } else {
@@ -277,7 +256,7 @@ fn batch_games<R: Rules>(
                 ))
             }
         });
-        games.push((Some(i + 1), game));
+        games.push((Some(*n), game));
     }
     Ok(games)
 }
@@ -366,7 +345,7 @@ fn print_error<R: Rules>(
 }
 
 /// The CSV columns, one row per move.
-const CSV_HEADER: &str = "line,ply,side,position,move,value,value_lower,value_upper,best_value,best_lower,best_upper,best,best_complete,loss,loss_lower,loss_upper,class";
+const CSV_HEADER: &str = "line,ply,side,position,move,value,value_lower,value_upper,best_value,best_lower,best_upper,best,best_complete,loss,loss_lower,loss_upper,class,source";
 
 /// One CSV row per move of `g` (batch line `line`, empty outside `--batch`).
 fn print_csv<R: Rules>(out: &mut impl Write, g: &GameReview<R>, line: Option<usize>) -> Result<()> {
@@ -376,7 +355,7 @@ fn print_csv<R: Rules>(out: &mut impl Write, g: &GameReview<R>, line: Option<usi
         let best: Vec<String> = j.best.iter().map(u8::to_string).collect();
         writeln!(
             out,
-            "{},{},{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             line.map_or(String::new(), |n| n.to_string()),
             j.ply,
             m.side.letter(),
@@ -394,6 +373,7 @@ fn print_csv<R: Rules>(out: &mut impl Write, g: &GameReview<R>, line: Option<usi
             j.loss_lower,
             j.loss_upper,
             m.class.map_or("", |c| c.name()),
+            j.source,
         )?;
     }
     Ok(())
@@ -413,8 +393,8 @@ fn print_text<R: Rules>(
     writeln!(out, "start:  {}", g.start)?;
     writeln!(
         out,
-        "{:>4}  {:<4}  {:>4}  {:>8}  {:>8}  {:>6}  {:<10}  {:<10}  position before",
-        "ply", "side", "move", "value", "best", "loss", "class", "best moves"
+        "{:>4}  {:<4}  {:>4}  {:>8}  {:>8}  {:>6}  {:<10}  {:<10}  {:<7}  position before",
+        "ply", "side", "move", "value", "best", "loss", "class", "best moves", "from"
     )?;
     for m in &g.moves {
         let best = match &m.best_moves {
@@ -423,7 +403,7 @@ fn print_text<R: Rules>(
         };
         writeln!(
             out,
-            "{:>4}  {:<4}  {:>4}  {:>8}  {:>8}  {:>6}  {:<10}  {:<10}  {}",
+            "{:>4}  {:<4}  {:>4}  {:>8}  {:>8}  {:>6}  {:<10}  {:<10}  {:<7}  {}",
             m.ply,
             m.side.letter(),
             m.mv.0,
@@ -432,6 +412,7 @@ fn print_text<R: Rules>(
             seeds(m.loss),
             m.class.map_or("?", |c| c.name()),
             best,
+            m.source.name(),
             m.before
         )?;
     }
@@ -491,16 +472,16 @@ fn summary_words(s: &SideSummary, t: &Thresholds) -> String {
 
 /// The value source with a progress line on a terminal: which position of the game is being
 /// searched.
-struct Shown<'o, R: Rules> {
-    source: SolverSource<'o, R>,
+struct Shown<'a, R: Rules> {
+    source: AnalyzerSource<'a, R>,
     terminal: bool,
     /// Positions of the game under review, and those valued so far.
     plies: usize,
     valued: usize,
 }
 
-impl<'o, R: Rules> Shown<'o, R> {
-    fn new(source: SolverSource<'o, R>) -> Self {
+impl<'a, R: Rules> Shown<'a, R> {
+    fn new(source: AnalyzerSource<'a, R>) -> Self {
         Self {
             source,
             terminal: std::io::stderr().is_terminal(),
@@ -519,7 +500,7 @@ impl<'o, R: Rules> Shown<'o, R> {
 }
 
 impl<R: Rules> Evaluate<R> for Shown<'_, R> {
-    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<Bounds, ReviewError> {
+    fn value(&mut self, p: &Position<R>, limit: Limit) -> Result<(Bounds, Source), ReviewError> {
         self.valued += 1;
         if self.terminal {
             eprint!("\rreviewing: position {} of {}", self.valued, self.plies);

@@ -335,7 +335,7 @@ pub(crate) fn analyze_with<R: Rules>(
 }
 
 /// An analyzer's error in the command line's words: the tables named by their flag.
-fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
+pub(crate) fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
     match e {
         AnalyzerError::Tables { dir, source } => {
             anyhow::Error::new(source).context(format!("--tables {}", dir.display()))
@@ -346,7 +346,7 @@ fn analyzer_error(e: AnalyzerError) -> anyhow::Error {
 }
 
 /// Prints the analyzer's notes (a memory refused or turned off) as warnings on stderr.
-fn warn_notes<R: Rules>(analyzer: &mut Analyzer<R>) {
+pub(crate) fn warn_notes<R: Rules>(analyzer: &mut Analyzer<R>) {
     for n in analyzer.take_notes() {
         eprintln!("warning: {n}");
     }

@@ -3,7 +3,8 @@
 // per move shows the seeds it lost; clicking a bar or a move sets the board above to the
 // position the move was played in (through the page's own position form, so the board, its
 // values and its moves are the page's as usual). Mistakes and blunders are marked on the
-// review's move list.
+// review's move list. The mistake and blunder thresholds (seeds lost) are sent with the game;
+// each move's tooltip says what answered it (the book, the memory, the tables, a search).
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +30,7 @@ const STYLE = `
 #review-moves li.inaccuracy::after { content: "?!"; }
 #review-moves li.current { text-decoration: underline; }
 #review-summary p { margin: 0.2rem 0; }
+#review .thresholds input { width: 3.5rem; }
 `;
 
 const HTML = `
@@ -39,6 +41,10 @@ const HTML = `
   <div class="buttons">
     <button id="review-run" type="submit">Review</button>
     <label>Load a record <input id="review-file" type="file" accept=".json,application/json"></label>
+  </div>
+  <div class="thresholds">
+    <label>Mistake from <input id="review-mistake" type="number" min="1" step="1" value="2"> seeds lost</label>
+    <label>blunder from <input id="review-blunder" type="number" min="1" step="1" value="6"></label>
   </div>
 </form>
 <div id="review-error" role="alert"></div>
@@ -76,6 +82,11 @@ function bodyOf(text) {
   return { ...setupBody(), moves: t };
 }
 
+/** The thresholds fields as the body's `mistake` and `blunder` (the server checks them). */
+function thresholds() {
+  return { mistake: Number($('review-mistake').value), blunder: Number($('review-blunder').value) };
+}
+
 const signed = (v) => (v > 0 ? `+${v}` : `${v}`);
 const num = (x, lo, hi) => (x === null ? `[${signed(lo)}, ${signed(hi)}]` : signed(x));
 const lossText = (m) => (m.loss === null ? `${m.loss_lower}..${m.loss_upper}` : `${m.loss}`);
@@ -104,7 +115,8 @@ function show(r) {
     bar.style.height = `${(100 * m.loss_upper) / most}%`;
     const best = m.best.length ? `; best ${m.best.join(' ')}` : '';
     bar.title = `${m.ply}. ${m.side}${m.move}: ${num(m.value, m.value_lower, m.value_upper)} `
-      + `(best ${num(m.best_value, m.best_lower, m.best_upper)}), lost ${lossText(m)}: ${grade}${best}`;
+      + `(best ${num(m.best_value, m.best_lower, m.best_upper)}), lost ${lossText(m)}: ${grade}${best}`
+      + ` (from the ${m.source})`;
     bar.setAttribute('aria-label', bar.title);
     bar.addEventListener('click', () => goTo(m));
     chart.appendChild(bar);
@@ -159,7 +171,7 @@ function main() {
   $('review-form').addEventListener('submit', (e) => {
     e.preventDefault();
     try {
-      run(bodyOf($('review-input').value));
+      run({ ...bodyOf($('review-input').value), ...thresholds() });
     } catch (err) {
       $('review-error').textContent = err.message;
     }
