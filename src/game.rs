@@ -77,6 +77,22 @@ impl<R: Rules> Position<R> {
         Some(word)
     }
 
+    /// The rank of the pits seen from the mover within their layer ([`rank::rank64_in_layer`]
+    /// of [`Position::mover_rows`]): an endgame table's index. By the one-word rank when the
+    /// rules sow by word and the board fits one, which is what the search probes most: the
+    /// slice rank's loop cost 4 % of a Kalah solve with tables (docs/performance.md).
+    #[inline(always)]
+    pub(crate) fn mover_rank_in_layer(&self) -> u64 {
+        if self.word().is_some() {
+            with_word_size!(self.board().holes, |N, M| {
+                rank::rank64_of_word::<M>(self.mover_word::<N>())
+            })
+        } else {
+            let (front, back) = self.mover_rows();
+            rank::rank64_in_layer(front, back)
+        }
+    }
+
     /// The pits from the mover's view (`2N` lanes, mover's row first).
     #[inline(always)]
     fn mover_word<const N: usize>(&self) -> u128 {

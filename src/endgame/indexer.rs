@@ -58,8 +58,7 @@ impl<R: Rules> Indexer for MancalaIndexer<R> {
     #[inline]
     fn index(&self, pos: &Position<R>) -> u64 {
         debug_assert_eq!(pos.board().holes, self.holes);
-        let (front, back) = pos.mover_rows();
-        let rank = rank::rank64_in_layer(front, back);
+        let rank = pos.mover_rank_in_layer();
         debug_assert_eq!(
             rank as u128,
             rank::rank_in_layer(self.pits(), |j| pos.mover_pit(j))
