@@ -4,8 +4,8 @@
 //! will still win, stores left out (so that transpositions share entries). A user asks for the
 //! value docs/rules.md defines: the final score, South's seeds minus North's, at the end of
 //! perfect play. [`solve`] and [`analyze`] return that, and keep the future value by its own
-//! name ([`Solution::future`]). A search stops early when its [`SearchConfig::stop`] flag is
-//! raised ([`crate::stop::StopToken::flag`]); then the result is [`SearchError::Interrupted`].
+//! name ([`Solution::future`]). A search stops early when its [`SearchConfig::stop`] token is
+//! raised ([`crate::stop::StopToken::stop`]); then the result is [`SearchError::Interrupted`].
 //!
 //! ```
 //! use mancala::{rules::Kalah, Position, SearchConfig};
