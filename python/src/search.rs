@@ -8,10 +8,7 @@ use crate::settings;
 use crate::tables::PyTables;
 use crate::watch::watch;
 use crate::with_pos;
-use mancala::answers::{
-    Analysis, Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TableSize,
-    TablesChoice,
-};
+use mancala::answers::{Analysis, Analyzer, AnalyzerConfig, AnalyzerError, Limits, TableSize};
 use mancala::endgame::{default_dir, open_for_search, MancalaIndexer};
 use mancala::round_perfect::{Reason, RoundPerfect};
 use mancala::stop::StopToken;
@@ -311,17 +308,11 @@ pub(crate) fn move_values_type(py: Python<'_>) -> PyResult<&Bound<'_, pyo3::type
 /// Every legal move of `p` valued by a library [`Analyzer`] made for this call (the search
 /// alone: no book, no memory; the tables asked for), stopped by the time limit or Ctrl-C.
 fn analyze_in<R: Wrap>(py: Python<'_>, p: &Position<R>, o: &SearchOpts) -> PyResult<Analysis> {
-    let mut analyzer = Analyzer::<R>::new(AnalyzerConfig {
-        threads: o.threads,
-        table_size: TableSize::fixed(o.hash_bytes),
-        tables: o
-            .tables
-            .clone()
-            .map_or(TablesChoice::Off, TablesChoice::Dir),
-        book: false,
-        memory: MemoryChoice::Off,
-        wide_table: false,
-    });
+    let mut analyzer = Analyzer::<R>::new(AnalyzerConfig::search_only(
+        o.threads,
+        TableSize::fixed(o.hash_bytes),
+        o.tables.clone(),
+    ));
     let stop = StopToken::new();
     let limits = Limits {
         time: None,

@@ -114,6 +114,23 @@ impl Default for AnalyzerConfig {
     }
 }
 
+impl AnalyzerConfig {
+    /// An analyzer that answers by its search alone: neither the book nor the memory, and the
+    /// endgame tables in `tables` or none (the default directory is not looked at). For answers
+    /// that must not depend on stored data: the engine protocol, the book's own builder,
+    /// Python's module-level `analyze`.
+    pub fn search_only(threads: usize, table_size: TableSize, tables: Option<PathBuf>) -> Self {
+        Self {
+            threads,
+            table_size,
+            tables: tables.map_or(TablesChoice::Off, TablesChoice::Dir),
+            book: false,
+            memory: MemoryChoice::Off,
+            wide_table: false,
+        }
+    }
+}
+
 /// When a question must be answered by: a time limit, a stop token raised from outside, or
 /// neither. A search stopped by either answers with what it proved.
 #[derive(Clone, Debug, Default)]

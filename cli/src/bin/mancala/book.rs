@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use mancala::answers::book::{BookText, RawEntry, EMBEDDED};
-use mancala::answers::{rules_identity, Analyzer, AnalyzerConfig, Limits, TablesChoice};
+use mancala::answers::{rules_identity, Analyzer, AnalyzerConfig, Limits, TableSize};
 use mancala::rules::Rules;
 use mancala::variant::Variant;
 use mancala::Position;
@@ -79,12 +79,11 @@ pub(super) fn run(a: BookArgs) -> Result<ExitCode> {
 /// An analyzer that searches and never reads the book: the book's values must come from the
 /// search alone.
 fn searcher<R: Rules>(threads: Option<usize>, tables: Option<&Path>) -> Result<Analyzer<R>> {
-    Ok(Analyzer::new(AnalyzerConfig {
-        threads: crate::setup::threads(threads)?,
-        tables: tables.map_or(TablesChoice::Off, |d| TablesChoice::Dir(d.to_path_buf())),
-        book: false,
-        ..AnalyzerConfig::default()
-    }))
+    Ok(Analyzer::new(AnalyzerConfig::search_only(
+        crate::setup::threads(threads)?,
+        TableSize::growing(),
+        tables.map(Path::to_path_buf),
+    )))
 }
 
 /// The positions within `depth` plies of `root` whose game goes on, in breadth-first order

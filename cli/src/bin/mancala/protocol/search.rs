@@ -12,7 +12,7 @@ use super::options::Options;
 use super::reply::{centiseeds, one_line, say, Dialect};
 use crate::{setup, PositionArgs};
 use anyhow::Result;
-use mancala::answers::{self, Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
+use mancala::answers::{self, Analyzer, AnalyzerConfig};
 use mancala::board::{Move, Side};
 use mancala::calibrated::{Calibrated, Pick};
 use mancala::rules::Rules;
@@ -127,18 +127,12 @@ impl Job {
             .filter(|(m, _)| *m == made_for)
             .and_then(|(_, a)| a.downcast::<Analyzer<R>>().ok())
             .unwrap_or_else(|| {
-                Box::new(Analyzer::new(AnalyzerConfig {
-                    threads: o.threads,
-                    table_size: o.hash,
-                    tables: o
-                        .tables
-                        .clone()
-                        .map_or(TablesChoice::Off, TablesChoice::Dir),
-                    // The engine answers from its search alone, as docs/protocol.md says.
-                    book: false,
-                    memory: MemoryChoice::Off,
-                    wide_table: false,
-                }))
+                // The engine answers from its search alone, as docs/protocol.md says.
+                Box::new(Analyzer::new(AnalyzerConfig::search_only(
+                    o.threads,
+                    o.hash,
+                    o.tables.clone(),
+                )))
             });
         (made_for, analyzer)
     }
