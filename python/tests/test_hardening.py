@@ -111,8 +111,9 @@ def test_searches_of_a_long_relay_end_within_their_time_limit():
     assert not solved.complete and solved.bounds is not None
     assert time.monotonic() - started < 3.0
     started = time.monotonic()
-    with pytest.raises(TimeoutError):
-        mancala.analyze(p, threads=1, hash_mb=16, time_limit=1)
+    # What it proved, not a TimeoutError (mancala.analyze returns a MoveValues).
+    values = mancala.analyze(p, threads=1, hash_mb=16, time_limit=1)
+    assert not values.complete and 2 not in values
     assert time.monotonic() - started < 3.0
     started = time.monotonic()
     analysis = mancala.Analyzer(threads=1, hash_mb=16, memory=False).analyze(p, time_limit=1)
