@@ -4,10 +4,17 @@ import csv
 import os
 import pathlib
 import shutil
+import tempfile
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# As the Rust tests do (tests/util.rs): no answer may come from the machine's memory of proven
+# positions or its default table directory, which earlier runs (or earlier tests of this run)
+# filled; a test that wants a memory or tables names its own.
+os.environ["MANCALA_MEMORY"] = "off"
+os.environ["MANCALA_TABLES"] = tempfile.mkdtemp(prefix="mancala-no-tables-")
 
 
 def kalah_start_values():
