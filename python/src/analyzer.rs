@@ -175,11 +175,12 @@ impl PyAnalyzer {
     }
 }
 
-fn analysis_of<R: Wrap>(
-    py: Python<'_>,
-    p: &Position<R>,
+/// The two dictionaries of an analysis, as `Analyzer.analyze` and `mancala.analyze` return them:
+/// `{move: value}` of the moves valued exactly and `{move: (lower, upper)}` of every move.
+pub(crate) fn value_dicts<'py>(
+    py: Python<'py>,
     a: &mancala::answers::Analysis,
-) -> PyResult<PyAnalysis> {
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
     let values = PyDict::new(py);
     let bounds = PyDict::new(py);
     for m in &a.moves {
@@ -188,6 +189,15 @@ fn analysis_of<R: Wrap>(
         }
         bounds.set_item(m.mv.0, (m.value.lower, m.value.upper))?;
     }
+    Ok((values, bounds))
+}
+
+fn analysis_of<R: Wrap>(
+    py: Python<'_>,
+    p: &Position<R>,
+    a: &mancala::answers::Analysis,
+) -> PyResult<PyAnalysis> {
+    let (values, bounds) = value_dicts(py, a)?;
     Ok(PyAnalysis {
         position: p.to_string(),
         values: values.unbind(),

@@ -15,7 +15,6 @@ use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::exceptions::PyTimeoutError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
 use solver::Game;
 use std::path::PathBuf;
@@ -366,14 +365,7 @@ pub fn analyze<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let o = SearchOpts::new(threads, hash_mb, tables, time_limit)?;
     let a = with_pos!(&pos.inner, p => analyze_in(py, p, &o))?;
-    let values = PyDict::new(py);
-    let bounds = PyDict::new(py);
-    for m in &a.moves {
-        if let Some(v) = m.value.value() {
-            values.set_item(m.mv.0, v)?;
-        }
-        bounds.set_item(m.mv.0, (m.value.lower, m.value.upper))?;
-    }
+    let (values, bounds) = crate::analyzer::value_dicts(py, &a)?;
     let r = move_values_type(py)?.call1((values,))?;
     r.setattr("complete", a.complete())?;
     r.setattr("bounds", bounds)?;
