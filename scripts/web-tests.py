@@ -258,8 +258,23 @@ def test_stop(d):
     while not d.find_element(By.ID, "busy").is_displayed():
         assert time.time() < end, "no spinner"
         time.sleep(0.05)
-    time.sleep(1.0)
-    assert "valuing every move" in d.find_element(By.ID, "busy-text").text
+    # While it runs (issue 54): the best move so far and the proven bounds, streamed, on the
+    # bar and the spinner's line, before any final answer.
+    bar = d.find_element(By.ID, "value-text")
+    end = time.time() + 10
+    while not bar.get_attribute("data-best-so-far"):
+        assert time.time() < end, "no best move so far: %r" % bar.text
+        time.sleep(0.05)
+    assert bar.text.startswith("Thinking: best so far"), bar.text
+    assert "value in [" in bar.text, bar.text
+    assert bar.get_attribute("data-value") == "", "a final value while the search runs"
+    best = int(bar.get_attribute("data-best-so-far"))
+    assert 1 <= best <= 6, best
+    busy = d.find_element(By.ID, "busy-text").text
+    assert "valuing every move" in busy and "best so far" in busy, busy
+    # Every pit shows what is proven of its move: a value or a range.
+    values = [p.get_attribute("data-value") for p in d.find_elements(By.CSS_SELECTOR, "#board .pit[data-value]")]
+    assert len(values) == 6, values
     shot(d, "08-searching")
     started = time.time()
     d.find_element(By.ID, "stop").click()

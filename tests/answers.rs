@@ -5,7 +5,7 @@
 use crate::util::{mancala, mancala_command, temp_dir};
 use mancala::answers::book;
 use mancala::answers::memory::Memory;
-use mancala::rules::WalakPussa;
+use mancala::rules::{Kalah, WalakPussa};
 use mancala::SearchConfig;
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,36 @@ fn book_entries_equal_fresh_searches() {
     for (p, future) in entries.iter().step_by(12) {
         let s = mancala::solve(p, &cfg).unwrap();
         assert_eq!(s.future, *future, "{p}");
+    }
+}
+
+#[test]
+fn kalah_book_entries_equal_fresh_searches_without_tables() {
+    // The Kalah entries were built with endgame tables (scripts/build-book.sh); here a sample is
+    // solved by the search alone. The two entries of each rule with the fewest seeds on the board
+    // take seconds; the rest take minutes without tables (scripts/verify-book.sh has them all).
+    let b = book::embedded().unwrap();
+    let cfg = SearchConfig {
+        threads: 2,
+        tt_bytes: 64 << 20,
+        ..SearchConfig::default()
+    };
+    for empty_capture in [false, true] {
+        let rules = Kalah {
+            empty_capture,
+            ..Kalah::default()
+        };
+        let mut entries = b.positions(rules, 6).unwrap();
+        assert!(
+            entries.len() > 200,
+            "the book has Kalah(6,4)'s opening to depth 2 at least ({} entries, empty capture {empty_capture})",
+            entries.len()
+        );
+        entries.sort_by_key(|(p, _)| p.board().seeds_on_board());
+        for (p, future) in &entries[..2] {
+            let s = mancala::solve(p, &cfg).unwrap();
+            assert_eq!(s.future, *future, "{p}");
+        }
     }
 }
 
@@ -88,6 +118,66 @@ fn the_same_question_is_answered_again_from_the_memory() {
     assert_eq!(again["source"], "memory");
     assert_eq!(again["moves"], first["moves"]);
     assert_eq!(again["value"], 6);
+}
+
+#[test]
+fn a_second_solve_is_answered_from_the_memory() {
+    // A solve keeps its value, its best moves' results exactly and every other move's result
+    // bounded below them: enough to answer the same solve again without a search.
+    let file = temp_dir("answers-solve-memory").join("memory.sqlite");
+    let solve = |moves: &str| {
+        let o = mancala_command()
+            .args([
+                "solve", "kalah", "--holes", "4", "--seeds", "3", "--moves", moves,
+            ])
+            .args(["--json", "--no-book"])
+            .arg("--memory")
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    for moves in ["2", "1,4"] {
+        let first = solve(moves);
+        assert_eq!(first["source"], "search", "{first}");
+        let again = solve(moves);
+        assert_eq!(again["source"], "memory", "{again}");
+        assert_eq!(again["nodes"], 0, "{again}");
+        for field in ["value", "future", "best"] {
+            assert_eq!(
+                again[field], first[field],
+                "{field}: {again} against {first}"
+            );
+        }
+        // The same answer as every move's value by the search, asked without the memory.
+        let o = mancala(&[
+            "analyze",
+            "kalah",
+            "--holes",
+            "4",
+            "--seeds",
+            "3",
+            "--moves",
+            moves,
+            "--json",
+            "--no-book",
+            "--no-memory",
+        ]);
+        let every: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(again["value"], every["value"]);
+        let best: Vec<&serde_json::Value> = every["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["value"] == every["value"])
+            .map(|m| &m["move"])
+            .collect();
+        assert_eq!(
+            again["best"].as_array().unwrap().iter().collect::<Vec<_>>(),
+            best
+        );
+    }
 }
 
 #[test]

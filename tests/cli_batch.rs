@@ -1,7 +1,9 @@
 //! `solve --batch` and `analyze --batch`: JSON Lines in input order, error records with line
-//! numbers, one transposition table for the whole batch.
+//! numbers, one analyzer for the whole batch (the book, the memory, the tables, one search),
+//! each line naming its source.
 
-use crate::util::{json, legal, mancala, temp_dir, xorshift, Move, Position};
+use crate::reference as refe;
+use crate::util::{json, legal, mancala, temp_dir, xorshift, Move, Pair, Position};
 use mancala::rules::Kalah;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -156,4 +158,176 @@ fn bad_lines_become_error_records_and_the_batch_goes_on() {
     assert!(lines[0]["error"].as_str().unwrap().contains("no positions"));
     let e = crate::util::fails(&["solve", "kalah", "--batch", "/no/such/file"]);
     assert!(e.contains("--batch /no/such/file"), "{e}");
+}
+
+/// `n` distinct unfinished Kalah(3,4) positions, the start and random playouts of 1 to 8 moves:
+/// small enough for the reference engine's brute force.
+fn kalah_3x4_positions(n: usize) -> Vec<String> {
+    let start = Position::start(Kalah::default(), 3, 4).unwrap();
+    let mut seen = vec![start.to_string()];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    while seen.len() < n {
+        let mut p = start;
+        for _ in 0..1 + xorshift(&mut state) % 8 {
+            let moves = legal(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play_unchecked(Move(
+                moves[(xorshift(&mut state) % moves.len() as u64) as usize],
+            ));
+        }
+        if !p.is_over() && !seen.contains(&p.to_string()) {
+            seen.push(p.to_string());
+        }
+    }
+    seen
+}
+
+/// Runs `command kalah --batch -` on one thread with `more` flags and `input` on stdin; returns
+/// its JSON lines, after checking that it succeeded.
+fn batch(command: &str, input: &str, more: &[&str]) -> Vec<Value> {
+    let args = [
+        &[command, "kalah", "--batch", "-", "--threads", "1"][..],
+        more,
+    ]
+    .concat();
+    let (code, lines) = with_stdin(&args, input);
+    assert_eq!(code, Some(0), "{lines:?}");
+    lines
+}
+
+/// Every line's source.
+fn sources(lines: &[Value]) -> Vec<&str> {
+    lines
+        .iter()
+        .map(|l| l["source"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn batch_values_equal_the_brute_force_and_a_second_run_answers_from_the_memory() {
+    let positions = kalah_3x4_positions(12);
+    let input = positions.join("\n") + "\n";
+    let dir = temp_dir("batch-memory");
+    let memory = dir.join("memory.sqlite");
+    let with_memory = ["--memory", memory.to_str().unwrap()];
+    let g = Kalah::default().reference();
+    // The reference engine's whole-graph values: of each position, and after each move.
+    let want: Vec<(i32, Vec<(u64, i32)>)> = positions
+        .iter()
+        .map(|t| {
+            let q = refe::normalize(g, &refe::parse(t).unwrap());
+            let moves = refe::legal_moves(g, &q)
+                .into_iter()
+                .map(|m| (u64::from(m), refe::value(g, &refe::play(g, &q, m).unwrap())))
+                .collect();
+            (refe::value(g, &q), moves)
+        })
+        .collect();
+    let check = |lines: &[Value], analyze: bool| {
+        assert_eq!(lines.len(), positions.len());
+        for (i, (l, (value, moves))) in lines.iter().zip(&want).enumerate() {
+            assert_eq!(l["line"], i + 1);
+            assert_eq!(l["complete"], true, "{l}");
+            assert_eq!(l["value"], *value, "{l}");
+            let best: Vec<u64> = moves
+                .iter()
+                .filter(|m| m.1 == *value)
+                .map(|m| m.0)
+                .collect();
+            assert_eq!(l["best"], serde_json::json!(best), "{l}");
+            if analyze {
+                let got: Vec<(u64, i32)> = l["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| {
+                        (
+                            m["move"].as_u64().unwrap(),
+                            m["value"].as_i64().unwrap() as i32,
+                        )
+                    })
+                    .collect();
+                assert_eq!(&got, moves, "{l}");
+            }
+        }
+    };
+    // The first run searches every line and keeps what it proved in the memory ...
+    let first = batch("analyze", &input, &with_memory);
+    check(&first, true);
+    assert!(sources(&first).iter().all(|s| *s == "search"), "{first:?}");
+    assert!(memory.exists());
+    // ... so that the next runs, solve and analyze, answer every line from it, the same values.
+    let again = batch("analyze", &input, &with_memory);
+    check(&again, true);
+    assert!(sources(&again).iter().all(|s| *s == "memory"), "{again:?}");
+    let solved = batch("solve", &input, &with_memory);
+    check(&solved, false);
+    assert!(
+        sources(&solved).iter().all(|s| *s == "memory"),
+        "{solved:?}"
+    );
+    assert!(solved.iter().all(|l| l["nodes"] == 0), "{solved:?}");
+    // Without the memory, the search again.
+    let searched = batch("solve", &input, &["--no-memory"]);
+    check(&searched, false);
+    assert!(sources(&searched).iter().all(|s| *s == "search"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_batch_answers_from_the_book_and_says_so() {
+    // Kalah(6,4)'s start is in the opening book built into the program; the late position after
+    // it is not, and is searched.
+    let start = "4,4,4,4,4,4/4,4,4,4,4,4/0,0/S";
+    let late = "0,0,0,1,2,0/1,0,0,0,0,1/20,23/S";
+    let input = format!("{start}\n{late}\n");
+    for command in ["solve", "analyze"] {
+        let lines = batch(command, &input, &[]);
+        assert_eq!(sources(&lines), ["book", "search"], "{lines:?}");
+        // The same values as the single-position command's, line by line.
+        for (l, p) in lines.iter().zip([start, late]) {
+            let one = json(&[
+                command,
+                "kalah",
+                "--position",
+                p,
+                "--json",
+                "--threads",
+                "1",
+            ]);
+            assert_eq!(l["source"], one["source"], "{p}");
+            for key in ["value", "best", "moves"] {
+                assert_eq!(l[key], one[key], "{p}: {key}");
+            }
+        }
+        // Without the book, the start is searched: its time limit stops it with bounds that hold
+        // the book's value, and the next line is still answered (exit status 124).
+        let args = [
+            command,
+            "kalah",
+            "--batch",
+            "-",
+            "--threads",
+            "1",
+            "--no-book",
+        ];
+        let (code, stopped) = with_stdin(&[&args[..], &["--time-limit", "0.3"]].concat(), &input);
+        assert_eq!(code, Some(124), "{stopped:?}");
+        assert_eq!(stopped.len(), 2);
+        let s = &stopped[0];
+        assert_eq!(
+            (&s["complete"], &s["stopped"]),
+            (&Value::from(false), &Value::from("time-limit"))
+        );
+        assert_eq!(s["source"], "search");
+        let value = lines[0]["value"].as_i64().unwrap();
+        assert!(
+            s["lower"].as_i64().unwrap() <= value && value <= s["upper"].as_i64().unwrap(),
+            "{s}"
+        );
+        assert_eq!(stopped[1]["value"], lines[1]["value"]);
+        assert_eq!(stopped[1]["source"], "search");
+    }
 }

@@ -658,6 +658,28 @@ fn on_a_terminal_ctrl_c_abandons_the_engine_move_and_twice_leaves() {
     assert!(exit_status(&p).ends_with(", 130)"), "{}", exit_status(&p));
 }
 
+/// Issue 54: while the engine thinks, the status line on the terminal says the best move so far
+/// and the proven bounds (a look-ahead's pick, said to be one, before anything is proven).
+#[test]
+fn on_a_terminal_the_engine_shows_its_best_move_so_far() {
+    let game = ["kalah", "--holes", "6", "--seeds", "6"];
+    let mut p = on_terminal(&interactive_args(
+        &game,
+        &["--engine", "S", "--hash-mb", "16"],
+    ));
+    p.exp_string("South is thinking").unwrap();
+    let (_, line) = p
+        .exp_regex(r"M nodes, best so far [1-6] \([^)]*\), value in \[[-+]\d+, [-+]\d+\]")
+        .unwrap();
+    assert!(line.contains("best so far"), "{line}");
+    p.send_control('c').unwrap();
+    p.exp_string("the engine's move was abandoned (Ctrl-C)")
+        .unwrap();
+    p.exp_string("South (engine)> ").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_eof().unwrap();
+}
+
 #[test]
 fn a_repeating_game_can_be_ended_by_agreement() {
     // docs/rules.md W3: fourteen moves bring the first position back; ending it by agreement

@@ -971,3 +971,206 @@ fn huge_slow_and_idle_requests_cannot_hold_the_server() {
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     drop(idle);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 54, must-have 5: `"stream": true` answers NDJSON, progress lines while the search runs
+// (the bounds, the moves valued so far, the best move so far), then the final answer.
+
+/// POSTs `body` to `path` and reads the NDJSON answer line by line: the status, the content
+/// type, and the lines.
+fn post_stream(s: &Server, path: &str, body: &str) -> (u16, String, Vec<Value>) {
+    let mut r = agent(120)
+        .post(&format!("{}{path}", s.url))
+        .content_type("application/json")
+        .send(body)
+        .unwrap();
+    let status = r.status().as_u16();
+    let kind = r
+        .headers()
+        .get("content-type")
+        .map_or("", |v| v.to_str().unwrap())
+        .to_string();
+    let text = r.body_mut().read_to_string().unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (status, kind, lines)
+}
+
+/// `lower <= v <= upper` of `line`'s fields named `lower` and `upper` (or with a prefix).
+fn within(line: &Value, prefix: &str, v: i64) -> bool {
+    let lo = line[format!("{prefix}lower")].as_i64().unwrap();
+    let hi = line[format!("{prefix}upper")].as_i64().unwrap();
+    lo <= v && v <= hi
+}
+
+/// A stream's progress lines and its final one, checked for their shape.
+fn split_stream(lines: &[Value], what: &str) -> (Vec<Value>, Value) {
+    let (last, progress) = lines.split_last().expect("a final line");
+    assert!(last.get("progress").is_none(), "the final line: {last}");
+    for p in progress {
+        assert_eq!(p["progress"], what, "{p}");
+    }
+    (progress.to_vec(), last.clone())
+}
+
+#[test]
+fn a_streamed_analysis_shows_what_is_proven_then_the_answer() {
+    let s = Server::start(&[]);
+    // Kalah(4,8) from the start: several seconds on one thread (Kalah(6,3) took 1.0 s on a
+    // quiet machine, two progress lines at most), so the stream has progress lines before its
+    // answer on a fast machine too.
+    let body = r#"{"game":"kalah","holes":4,"seeds":8,"stream":true}"#;
+    let (status, kind, lines) = post_stream(&s, "/api/analyze", body);
+    assert_eq!((status, kind.as_str()), (200, "application/x-ndjson"));
+    let (progress, last) = split_stream(&lines, "analyze");
+    assert!(!progress.is_empty(), "no progress line before the answer");
+    let want = steady(json(&[
+        "analyze", "kalah", "--holes", "4", "--seeds", "8", "--json",
+    ]));
+    assert_eq!(
+        steady(last.clone()),
+        want,
+        "the final line is the command line's answer"
+    );
+    let value = last["value"].as_i64().unwrap();
+    let finals: Vec<i64> = last["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .collect();
+    let mut exact_seen = 0;
+    for p in &progress {
+        assert!(within(p, "", value), "{p} does not hold the value {value}");
+        let moves = p["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), finals.len(), "{p}");
+        for (m, &f) in moves.iter().zip(&finals) {
+            // Exact values are the final ones; bounds hold them.
+            if let Some(v) = m["value"].as_i64() {
+                assert_eq!(v, f, "{p}");
+                exact_seen += 1;
+            }
+            assert!(within(m, "", f), "{m} does not hold {f}");
+        }
+        // The best move so far: its bounds hold its value, and one proven best is best.
+        let best = p["best"].as_u64().expect("a best move so far") as usize;
+        if p["look_ahead"] == false {
+            assert!(within(p, "best_", finals[best - 1]), "{p}");
+        }
+        if p["best_proven"] == true {
+            assert_eq!(finals[best - 1], value, "{p}");
+        }
+    }
+    assert!(
+        exact_seen > 0,
+        "no move was exact before the answer: {progress:?}"
+    );
+    // Without `stream`, the same answer as one JSON object.
+    let (status, plain) = s.post("/api/analyze", r#"{"game":"kalah","holes":4,"seeds":8}"#);
+    assert_eq!(status, 200);
+    assert_eq!(steady(plain), steady(last));
+}
+
+#[test]
+fn a_streamed_solve_shows_the_bounds_and_the_best_move_so_far() {
+    let s = Server::start(&[]);
+    // Kalah(4,8): about 2 s on the server's one thread on a quiet machine (18 M nodes), so
+    // several progress lines come before the answer (one every 0.5 s); Kalah(6,3) solved in
+    // 0.27 s there, before the first line.
+    let body = r#"{"game":"kalah","holes":4,"seeds":8,"stream":true}"#;
+    let (status, _, lines) = post_stream(&s, "/api/solve", body);
+    assert_eq!(status, 200);
+    let (progress, last) = split_stream(&lines, "solve");
+    assert!(!progress.is_empty(), "no progress line before the answer");
+    let want = json(&["solve", "kalah", "--holes", "4", "--seeds", "8", "--json"]);
+    for field in ["value", "best", "pv", "complete"] {
+        assert_eq!(last[field], want[field], "{field}: {last}");
+    }
+    let value = last["value"].as_i64().unwrap();
+    let best: Vec<u64> = serde_json::from_value(last["best"].clone()).unwrap();
+    for p in &progress {
+        assert!(within(p, "", value), "{p} does not hold the value {value}");
+        let Some(mv) = p["best"].as_u64() else {
+            continue;
+        };
+        if p["look_ahead"] == false {
+            // A move proven to reach its lower bound: the position reaches it too.
+            assert!(p["best_lower"].as_i64().unwrap() <= value, "{p}");
+        }
+        if p["best_proven"] == true {
+            assert!(best.contains(&mv), "{p}: proven best but not best");
+        }
+    }
+    // The same answer without `stream`, bad bodies keep their 400s, and an instant answer (the
+    // game over) is one line.
+    let (_, plain) = s.post("/api/solve", r#"{"game":"kalah","holes":4,"seeds":8}"#);
+    assert_eq!(steady(plain), steady(last));
+    let (status, v) = s.post(
+        "/api/solve",
+        r#"{"game":"kalah","holes":6,"seeds":44,"stream":true}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("not 44"), "{v}");
+    let (status, v) = s.post("/api/analyze", r#"{"game":"kalah","stream":"yes"}"#);
+    assert_eq!(status, 400);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid request body"),
+        "{v}"
+    );
+    let small = r#"{"game":"kalah","holes":2,"seeds":1}"#;
+    let (status, _, lines) = post_stream(
+        &s,
+        "/api/solve",
+        r#"{"game":"kalah","holes":2,"seeds":1,"stream":true}"#,
+    );
+    assert_eq!((status, lines.len()), (200, 1), "{lines:?}");
+    assert_eq!(
+        steady(lines[0].clone()),
+        steady(s.post("/api/solve", small).1)
+    );
+}
+
+#[test]
+fn a_stream_whose_client_leaves_frees_its_search() {
+    use std::io::{BufRead, Write};
+    let s = Server::start(&["--time-limit", "60"]);
+    let host = s.url.trim_start_matches("http://");
+    let body = r#"{"game":"kalah","holes":6,"seeds":6,"stream":true}"#;
+    let mut c = std::net::TcpStream::connect(host).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(
+        c,
+        "POST /api/analyze HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // Up to the first progress line (chunked: a size line, then the line itself).
+    let mut reader = std::io::BufReader::new(c.try_clone().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("\"progress\"") {
+        let mut l = String::new();
+        assert!(reader.read_line(&mut l).unwrap() > 0, "closed: {seen}");
+        seen.push_str(&l);
+    }
+    assert!(seen.starts_with("HTTP/1.1 200"), "{seen}");
+    assert!(s.running() > 0);
+    drop(reader);
+    c.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(c);
+    // The search ends, its permit and its analyzer come back: the next question of the game
+    // is answered, exactly.
+    wait_idle(&s, Duration::from_secs(5));
+    let near_end = "0,0,0,0,1,2/0,0,0,1,0,1/33,34/S";
+    let (status, v) = s.post(
+        "/api/analyze",
+        &format!(r#"{{"game":"kalah","position":"{near_end}"}}"#),
+    );
+    assert_eq!(status, 200, "{v}");
+    let want = json(&["analyze", "kalah", "--position", near_end, "--json"]);
+    assert_eq!(steady(v), steady(want));
+}

@@ -48,6 +48,7 @@ use tables::{TableError, Tablebase};
 use super::answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
 use super::book::{self, BookError};
 use super::identity::rules_identity;
+use super::live::Live;
 use super::memory::{self, Memory, MemoryError, Record};
 use super::shared_tables;
 use super::sizing::TableSize;
@@ -250,6 +251,8 @@ pub struct Analyzer<R: Rules> {
     stop: StopToken,
     /// The search's live counters (nodes, bounds of the job running), for a progress display.
     progress: Arc<Progress>,
+    /// The live view of an analysis ([`Analyzer::analyze`]), for a display on another thread.
+    live: Arc<Live>,
     slot: Option<Slot<R>>,
     /// The memory once opened (`None` inside: off, or dropped after a fault).
     memory: Option<Option<Memory>>,
@@ -261,10 +264,12 @@ impl<R: Rules> Analyzer<R> {
     /// An analyzer that searches as `config` says. Nothing is opened or allocated until the
     /// first question.
     pub fn new(config: AnalyzerConfig) -> Self {
+        let progress = Arc::new(Progress::new());
         Self {
             config,
             stop: StopToken::new(),
-            progress: Arc::new(Progress::new()),
+            live: Arc::new(Live::new(progress.clone())),
+            progress,
             slot: None,
             memory: None,
             notes: Vec::new(),
@@ -378,6 +383,12 @@ impl<R: Rules> Analyzer<R> {
     /// position being searched), for a progress display on another thread.
     pub fn progress(&self) -> Arc<Progress> {
         self.progress.clone()
+    }
+
+    /// The live view of the analysis running now ([`Analyzer::analyze`]): the moves valued so
+    /// far, the bounds on the one being valued, the best move so far.
+    pub fn live(&self) -> Arc<Live> {
+        self.live.clone()
     }
 
     /// The endgame tables for `p` under the configuration, opened once per process.
@@ -638,7 +649,9 @@ impl<R: Rules> Analyzer<R> {
     }
 
     /// Keeps in the memory what a search outside the analyzer proved of `p`: its exact future
-    /// value and best moves (each best move's result then has a known value too).
+    /// value and best moves (each best move's result then has a known value too, and each other
+    /// move's result a bound below it). `best` must hold *every* move that reaches `future`, as
+    /// a finished solve's does: the others are kept as worse.
     pub fn remember_solved(&mut self, p: &Position<R>, future: i32, best: &[Move]) {
         let Some(children) = quick_children(p) else {
             return;
@@ -664,6 +677,18 @@ impl<R: Rules> Analyzer<R> {
                 },
             ));
         }
+        // Every other move is worse, so its result is bounded: a second solve of `p` then
+        // answers from the memory ([`Analyzer::solve_from_known`]) without a search.
+        for c in children.as_slice().iter().filter(|c| !best.contains(&c.mv)) {
+            let s = c.next.stake();
+            proved.push((
+                c.next.key(),
+                Record {
+                    future: within_stake(result_bound_below(c, future), s),
+                    best: None,
+                },
+            ));
+        }
         self.remember(p, &proved);
     }
 
@@ -675,7 +700,7 @@ impl<R: Rules> Analyzer<R> {
         started: Instant,
     ) -> Result<Option<Answer>, AnalyzerError> {
         let Some((moves, source)) = self.known_moves(p)? else {
-            return Ok(None);
+            return self.solve_from_bounds(p, started);
         };
         let Some(&future) = moves.iter().map(|(_, v)| v).max() else {
             // The game is over: the stores are the score.
@@ -691,28 +716,80 @@ impl<R: Rules> Analyzer<R> {
                 seconds: started.elapsed().as_secs_f64(),
             }));
         };
-        let best: Vec<Move> = moves
-            .iter()
-            .filter(|m| m.1 == future)
-            .map(|m| m.0)
-            .collect();
-        let worse: Vec<Move> = moves
-            .iter()
-            .filter(|m| m.1 != future)
-            .map(|m| m.0)
-            .collect();
+        let best = moves.iter().map(|&(m, v)| (m, v == future));
+        self.settled(p, future, best, source, started).map(Some)
+    }
+
+    /// A solve's answer known without a search: `p`'s future value and its moves, each marked
+    /// best or not, with a principal variation as far as the known values reach.
+    fn settled(
+        &mut self,
+        p: &Position<R>,
+        future: i32,
+        moves: impl Iterator<Item = (Move, bool)>,
+        source: Source,
+        started: Instant,
+    ) -> Result<Answer, AnalyzerError> {
+        let (best, worse): (Vec<_>, Vec<_>) = moves.partition(|m| m.1);
+        let best: Vec<Move> = best.into_iter().map(|m| m.0).collect();
         let pv = self.known_pv(p, best[0])?;
-        Ok(Some(Answer {
+        Ok(Answer {
             value: Bounds::exact(p.final_value(future)),
             future: Bounds::exact(future),
             best,
-            worse,
+            worse: worse.into_iter().map(|m| m.0).collect(),
             pv,
             complete: true,
             source,
             nodes: 0,
             seconds: started.elapsed().as_secs_f64(),
-        }))
+        })
+    }
+
+    /// [`Analyzer::solve`] without a search when not every move's value is known but enough
+    /// is: some moves' values exactly, the same best value, and every other move's bounded
+    /// below it (what [`Analyzer::remember_solved`] keeps of a finished solve). The principal
+    /// variation goes as far as the known values reach.
+    fn solve_from_bounds(
+        &mut self,
+        p: &Position<R>,
+        started: Instant,
+    ) -> Result<Option<Answer>, AnalyzerError> {
+        let Some(children) = quick_children(p) else {
+            return Ok(None);
+        };
+        // Each move's value from the mover's view, exact or bounded, and the costliest source.
+        let mut moves: Vec<(Move, Bounds)> = Vec::with_capacity(children.len());
+        let mut source = Source::Rules;
+        for c in children.as_slice() {
+            let (f, s) = match self.known(&c.next)? {
+                Some((f, s)) => (Bounds::exact(f), s),
+                None => match self.remembered(&c.next)? {
+                    Some(r) => (r.future, Source::Memory),
+                    None => return Ok(None),
+                },
+            };
+            let (a, b) = (mover_view(c, f.lower), mover_view(c, f.upper));
+            moves.push((c.mv, Bounds::between(a.min(b), a.max(b))));
+            source = source.max(s);
+        }
+        let Some(future) = moves
+            .iter()
+            .filter_map(|(_, b)| b.value())
+            .max()
+            .filter(|&v| moves.iter().all(|(_, b)| b.upper <= v))
+        else {
+            return Ok(None);
+        };
+        // A move bounded above by the best value without being exactly it is not settled.
+        if moves
+            .iter()
+            .any(|(_, b)| b.upper == future && b.value() != Some(future))
+        {
+            return Ok(None);
+        }
+        let best = moves.iter().map(|&(m, b)| (m, b.value() == Some(future)));
+        self.settled(p, future, best, source, started).map(Some)
     }
 
     /// Every move of `p` with its exact value from the mover's view (`gain ± F(next)`), when
@@ -806,6 +883,11 @@ impl<R: Rules> Analyzer<R> {
                     .map(|(f, s)| (Bounds::exact(mover_view(c, f)), s)),
             );
         }
+        let known: Vec<Option<i32>> = values
+            .iter()
+            .map(|v| v.and_then(|(b, _)| b.value()).map(|f| p.final_value(f)))
+            .collect();
+        self.live.begin(p, children.as_slice(), &known);
         // One limit for the whole call: each move is searched with the time left.
         let deadline = limits.time.map(|t| started + t);
         let mut stopped = false;
@@ -828,6 +910,7 @@ impl<R: Rules> Analyzer<R> {
                     time: left,
                     stop: limits.stop.clone(),
                 };
+                self.live.valuing(p, i, c);
                 let r = self.watched(&limits, |me| -> Result<_, AnalyzerError> {
                     Ok(me.solver_for(&c.next)?.value(&c.next))
                 })?;
@@ -861,6 +944,8 @@ impl<R: Rules> Analyzer<R> {
                 }
             }
             let view = Bounds::between(mover_view(c, future.lower), mover_view(c, future.upper));
+            let to_final = Bounds::between(p.final_value(view.lower), p.final_value(view.upper));
+            self.live.valued(i, to_final);
             values[i] = Some((view, Source::Search));
         }
         let moves: Vec<MoveAnswer> = children
@@ -970,6 +1055,19 @@ fn fits_position<R: Rules>(p: &Position<R>, r: &Record) -> bool {
 /// `b` within a position's stake `s`: what a stopped search's bounds can say at most.
 fn within_stake(b: Bounds, s: i32) -> Bounds {
     Bounds::between(b.lower.clamp(-s, s), b.upper.clamp(-s, s))
+}
+
+/// The bound on the future value of `c`'s result that says its move is worse than `best` (a
+/// value from the mover's view): `mover_view(c, f) <= best - 1`.
+fn result_bound_below<R: Rules>(c: &solver::Child<Position<R>>, best: i32) -> Bounds {
+    let below = best - 1 - c.gain;
+    if c.turn_passed {
+        // gain - f <= best - 1: f >= gain - best + 1.
+        Bounds::between(-below, i32::MAX)
+    } else {
+        // gain + f <= best - 1.
+        Bounds::between(i32::MIN, below)
+    }
 }
 
 /// A move's value from the mover's view given its result's future value `f`.

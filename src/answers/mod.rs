@@ -19,6 +19,7 @@
 //! - [`answer`]: what it answers ([`Answer`], [`Analysis`], [`Bounds`], [`Source`]).
 //! - [`book`]: the opening book built into the program.
 //! - [`identity`]: the stable name of a game's rules and board, under which values are kept.
+//! - [`live`]: a live view of a question being answered (the best move so far, the bounds).
 //! - [`memory`]: the memory of proven positions, a SQLite file shared by every process.
 //! - [`sizing`]: the transposition table's size for a position.
 //! - [`shared_tables`]: endgame tables opened once per process.
@@ -28,6 +29,7 @@ pub mod analyzer;
 pub mod answer;
 pub mod book;
 pub mod identity;
+pub mod live;
 pub mod memory;
 pub mod shared_tables;
 pub mod sizing;
@@ -36,6 +38,7 @@ pub(crate) mod watch;
 pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TablesChoice};
 pub use answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
 pub use identity::rules_identity;
+pub use live::{Live, LiveAnalysis, LiveSolve};
 pub use sizing::TableSize;
 
 #[cfg(test)]

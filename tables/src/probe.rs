@@ -503,6 +503,12 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
         Some(t.get(index))
     }
 
+    /// The top layer held: the search asks nothing about the positions above it.
+    #[inline]
+    fn max_layer(&self) -> u32 {
+        Tablebase::max_layer(self)
+    }
+
     /// Every position of a held layer is answered (finished games too, without a lookup: their
     /// slot's part is `FINISHED`).
     #[inline]

@@ -213,7 +213,11 @@ pub struct SolveLine {
     #[serde(flatten)]
     pub verdict: Verdict,
     pub pv: Vec<SideMove>,
+    /// Nodes searched for the line (0 when no search answered).
     pub nodes: u64,
+    /// Where the answer came from: `rules`, `book`, `memory`, `tables` or `search`, as for
+    /// `solve`.
+    pub source: String,
 }
 
 impl Output for SolveLine {
@@ -232,6 +236,9 @@ pub struct AnalyzeLine {
     #[serde(flatten)]
     pub verdict: Verdict,
     pub moves: Vec<MoveValue>,
+    /// Where the values came from (the costliest source of any move): `rules`, `book`,
+    /// `memory`, `tables` or `search`, as for `analyze`.
+    pub source: String,
 }
 
 impl Output for AnalyzeLine {
@@ -257,6 +264,8 @@ pub struct StoppedLine {
     /// The winner when the bounds alone decide it.
     pub winner: Option<Winner>,
     pub nodes: u64,
+    /// Always `search` here (only a search can be stopped).
+    pub source: String,
 }
 
 impl Output for StoppedLine {

@@ -97,7 +97,8 @@ impl<G: Game, W: Width> Searcher<'_, '_, G, W> {
             }
         }
         // Endgame tables know the value outright: the look-ahead needs nothing below them.
-        if let Some(v) = self.sh.oracle.and_then(|o| o.probe(pos)) {
+        let asked = self.sh.oracle.filter(|o| pos.layer() <= o.max_layer());
+        if let Some(v) = asked.and_then(|o| o.probe(pos)) {
             return v;
         }
         if depth == 0 {

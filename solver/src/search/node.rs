@@ -81,6 +81,8 @@ pub(super) struct Searcher<'s, 'a, G: Game, W: Width> {
     pub(super) id: usize,
     /// The positions of the current search path, root first (cyclic games only).
     path: Vec<PathEntry>,
+    /// The oracle's highest layer (`Oracle::max_layer`): it is not asked about positions above.
+    oracle_top: u32,
 }
 
 impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
@@ -96,6 +98,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
             test: None,
             moot: false,
             path: Vec::with_capacity(if G::CAN_CYCLE { 1024 } else { 0 }),
+            oracle_top: sh.oracle.map_or(0, |o| o.max_layer()),
         }
     }
 
@@ -245,7 +248,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         }
 
         // Step 4. Oracle (endgame tables): exact, so it settles the node whatever the window.
-        if let Some(oracle) = self.sh.oracle {
+        if let Some(oracle) = self.sh.oracle.filter(|_| pos.layer() <= self.oracle_top) {
             let answer = oracle.probe(pos);
             self.stats.oracle_probes += 1;
             self.stats.oracle_hits += u64::from(answer.is_some());
@@ -367,12 +370,17 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         etc.fill_rev(n, |i| {
             let c = &kids[i];
             // A child the oracle answers is never probed or searched: no key, no slot.
-            let oracle = self.sh.oracle.and_then(|o| {
-                let at = o.prefetch(&c.next);
-                self.stats.oracle_probes += 1;
-                self.stats.oracle_hits += u64::from(at.is_some());
-                at
-            });
+            let top = self.oracle_top;
+            let oracle = self
+                .sh
+                .oracle
+                .filter(|_| c.next.layer() <= top)
+                .and_then(|o| {
+                    let at = o.prefetch(&c.next);
+                    self.stats.oracle_probes += 1;
+                    self.stats.oracle_hits += u64::from(at.is_some());
+                    at
+                });
             let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {

@@ -11,6 +11,15 @@ pub trait Oracle<G: Game>: Sync {
     /// settle from its transposition table, so a "don't know" answer should be cheap.
     fn probe(&self, pos: &G) -> Option<i32>;
 
+    /// The highest layer ([`Game::layer`]) of a position the oracle may answer. The search asks
+    /// nothing (neither [`Oracle::probe`] nor [`Oracle::prefetch`]) about a position above it,
+    /// which then costs one comparison instead of a call: most of the children a search with
+    /// endgame tables generates lie above them (docs/performance.md, "The search with tables").
+    /// The default, `u32::MAX`, has every position asked about.
+    fn max_layer(&self) -> u32 {
+        u32::MAX
+    }
+
     /// Whether [`Oracle::probe`] will answer for `pos`: if so, where the answer is, and the load
     /// of it started. The search calls it for every child of a node before it reads any (the
     /// enhanced transposition cutoff), so that their memory loads overlap; a child the oracle

@@ -183,6 +183,7 @@ impl<'o, G: Game> Solver<'o, G> {
                 proven.worse = worse_of(children, &settled);
                 continue;
             }
+            self.reached(c, v);
             while v < ceiling {
                 let r = self.pool.move_bound(c, v + 1, false)?;
                 if r <= v {
@@ -194,6 +195,7 @@ impl<'o, G: Game> Solver<'o, G> {
                 }
                 proven.worse = worse_of(children, &settled);
                 v = r;
+                self.reached(c, v);
                 if let Some(p) = &self.pool.cfg.progress {
                     p.narrow(v, i32::MAX);
                 }
@@ -214,6 +216,13 @@ impl<'o, G: Game> Solver<'o, G> {
             p.narrow(v, v);
         }
         Ok(v)
+    }
+
+    /// Tells the progress display that the root move to `c` is proven to reach `v`.
+    fn reached(&self, c: &Child<G>, v: i32) {
+        if let Some(p) = &self.pool.cfg.progress {
+            p.reach(G::move_index(c.mv), v);
+        }
     }
 
     /// The exact future value of `pos` and its best moves in `children()` order: all of them, or

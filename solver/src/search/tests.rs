@@ -275,6 +275,47 @@ fn oracle_is_used_and_exact() {
     assert!(oracle.calls.load(Ordering::Relaxed) > 0);
 }
 
+/// [`LowLayers`] that declares its top layer ([`Oracle::max_layer`]) and refuses to be asked
+/// about any position above it.
+struct Bounded<'a>(LowLayers<'a>);
+
+impl<const C: bool> Oracle<Graph<C>> for Bounded<'_> {
+    fn probe(&self, pos: &Graph<C>) -> Option<i32> {
+        assert!(pos.layer <= self.0.up_to, "asked above max_layer: {pos:?}");
+        self.0.probe(pos)
+    }
+
+    fn max_layer(&self) -> u32 {
+        self.0.up_to
+    }
+}
+
+/// Solves every position of layers 9 (above the oracle's) and 5 (its top layer) of a toy graph
+/// with an oracle of layers `0..=5` that declares them, with `threads` threads.
+fn bounded_oracle_is_exact<const C: bool>(threads: usize) {
+    let spec = graph_spec(31, 9, 30, 55, 50);
+    let fx = fixpoint::<C>(spec);
+    let oracle = Bounded(LowLayers {
+        values: &fx,
+        up_to: 5,
+        calls: Default::default(),
+    });
+    for p in all_nodes::<C>(spec)
+        .iter()
+        .filter(|p| p.layer == 9 || p.layer == 5)
+    {
+        let r = solve(p, &cfg(threads, 1 << 14), Some(&oracle)).unwrap();
+        assert_eq!(r.value, fx[&p.key()], "{p:?}");
+    }
+    assert!(oracle.0.calls.load(Ordering::Relaxed) > 0);
+}
+
+#[test]
+fn oracle_is_not_asked_above_its_max_layer() {
+    bounded_oracle_is_exact::<false>(1);
+    bounded_oracle_is_exact::<true>(2);
+}
+
 #[test]
 fn one_thread_is_deterministic() {
     let spec = graph_spec(9, 10, 200, 45, 50);
@@ -318,6 +359,13 @@ fn stop_flag_interrupts() {
     let r = solve(&root, &c, None).unwrap();
     assert_eq!(progress.bounds().0, progress.bounds().1);
     assert!(progress.nodes() >= r.nodes / 2);
+    // The live best move a finished solve leaves is a best move, at the value.
+    let (index, reached) = progress.best_move().expect("a best move");
+    assert_eq!(reached, r.value);
+    assert!(r
+        .best
+        .iter()
+        .any(|&m| Graph::<false>::move_index(m) == index));
 }
 
 /// `Solver::bound` is a fail-soft null-window test: `r >= t` proves `F >= r`, `r < t` proves

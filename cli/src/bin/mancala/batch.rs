@@ -1,26 +1,26 @@
 //! `solve --batch FILE` and `analyze --batch FILE` (`-` for stdin): one position per line
 //! (docs/rules.md notation; blank lines and `#` comments skipped), one JSON object per line out (JSON
-//! Lines, `docs/json.md`), in input order. One solver, so one transposition table, serves every
-//! line: what one position's search stored answers the next one's transpositions. A line that
-//! cannot be read or does not fit the batch yields an error record with its line number, and the
-//! batch goes on; the exit status is 1 when any line failed. `--time-limit` bounds each line: a
-//! line stopped by it yields the bounds its search proved (`complete: false`) and the batch goes
-//! on (exit status 124 then, when no line failed).
+//! Lines, `docs/json.md`), in input order. One [`Analyzer`] answers every line, as `solve` and
+//! `analyze` answer one position: from the rules, the opening book, the memory of proven
+//! positions, the endgame tables (opened once for the batch), then its one kept search, whose
+//! transposition table serves every line (what one position's search stored answers the next
+//! one's transpositions); each line names its `source`, and what a search proves goes into the
+//! memory. A line that cannot be read or does not fit the batch yields an error record with its
+//! line number, and the batch goes on; the exit status is 1 when any line failed.
+//! `--time-limit` bounds each line: a line stopped by it yields the bounds its search proved
+//! (`complete: false`) and the batch goes on (exit status 124 then, when no line failed).
 
-use super::solve::{self, SearchArgs};
-use super::{json, move_list, setup, PositionArgs};
+use super::solve::{analyzer_error, warn_notes, winner_within, SearchArgs};
+use super::{json, move_list, PositionArgs};
 use anyhow::{bail, Context, Result};
+use mancala::answers::{Analyzer, AnalyzerError, Bounds, Limits, Source};
 use mancala::notation::Setup;
 use mancala::rules::Rules;
-use mancala::stop::StopToken;
 use mancala::Position;
-use mancala_cli::watch::{OnSignal, Watcher};
-use solver::search::Progress;
-use solver::search::{SearchError, Solver};
+use mancala_cli::signal;
 use solver::Game;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// One input line: its number (from 1) and its position, or why it has none.
@@ -89,9 +89,6 @@ pub(super) fn run<R: Rules>(
         }
     }
     let mut out = std::io::stdout().lock();
-    let mut failed = false;
-    // Some line stopped by its time limit (exit 124 when no line failed).
-    let mut timed_out = false;
     let error = |out: &mut std::io::StdoutLock<'_>, line: usize, msg: &str| -> Result<()> {
         let v = json::BatchError {
             head: json::Head::rules(command, &rules),
@@ -100,12 +97,12 @@ pub(super) fn run<R: Rules>(
         };
         json::print(out, &v)
     };
-    // The solver's root: the position with the most positions below it, so that its table's
-    // key covers every line's.
+    // The search's root: the position with the most seeds (and positions) below it, so that
+    // one transposition table, sized and keyed for it, serves every line's search.
     let root = lines
         .iter()
         .filter_map(|(_, p)| p.as_ref().ok())
-        .max_by_key(|p| p.key_bound())
+        .max_by_key(|p| (p.stake(), p.key_bound()))
         .copied();
     let Some(root) = root else {
         for (n, p) in &lines {
@@ -122,23 +119,19 @@ pub(super) fn run<R: Rules>(
         }
         return Ok(ExitCode::FAILURE);
     };
-    let mut cfg = search.config(&root)?;
-    // One stop for the solver, lowered before each line and raised by that line's time limit
-    // (`--time-limit` bounds each line, not the batch) or by a signal.
-    let stop = StopToken::new();
-    cfg.stop = Some(stop.clone());
-    // Each answer starts the bounds afresh (its audit), so one display serves every line.
-    let progress = Arc::new(Progress::new());
-    cfg.progress = Some(progress.clone());
-    let limit = search.time_limit().map(Duration::from_secs_f64);
-    let tb = search
-        .tables_dir()
-        .map(|d| setup::tables_for_search(&d, &root))
-        .transpose()?;
-    let oracle = tb
-        .as_ref()
-        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
-    let mut solver = Solver::new(&root, cfg, oracle).map_err(setup::search_error)?;
+    let mut batch = Batch {
+        analyzer: search.analyzer::<R>()?,
+        root,
+        fitted: false,
+        limits: Limits {
+            time: search.time_limit().map(Duration::from_secs_f64),
+            stop: Some(signal::token()),
+        },
+        command,
+    };
+    let mut failed = false;
+    // Some line stopped by its time limit (exit 124 when no line failed).
+    let mut timed_out = false;
     let terminal = std::io::stderr().is_terminal();
     let total = lines.len();
     for (done, (n, p)) in lines.iter().enumerate() {
@@ -153,83 +146,27 @@ pub(super) fn run<R: Rules>(
                 continue;
             }
         };
-        stop.reset();
-        let nodes_before = progress.nodes();
-        let watched = Watcher::new("the batch", OnSignal::Stop)
-            .stop(stop.clone())
-            .deadline(limit);
-        let written = watched.run(|| match command {
-            "solve" => solver
-                .solve(p)
-                .map(|r| {
-                    let value = p.final_value(r.value);
-                    json::SolveLine {
-                        head: json::PositionHead::of("solve", p),
-                        line: *n,
-                        complete: true,
-                        verdict: json::Verdict::new(value, r.best.iter().map(|m| m.0).collect()),
-                        pv: move_list::marked_json(p, &r.pv),
-                        nodes: r.nodes,
-                    }
-                })
-                .map(|v| json::print(&mut out, &v)),
-            _ => solver
-                .analyze(p)
-                .map(|moves| {
-                    let finals: Vec<(u8, i32)> = moves
-                        .iter()
-                        .map(|&(m, v)| (m.0, p.final_value(v)))
-                        .collect();
-                    let value = solve::best_of(p, &finals).unwrap_or_else(|| p.final_value(0));
-                    let best: Vec<u8> = finals
-                        .iter()
-                        .filter(|f| f.1 == value)
-                        .map(|f| f.0)
-                        .collect();
-                    json::AnalyzeLine {
-                        head: json::PositionHead::of("analyze", p),
-                        line: *n,
-                        complete: true,
-                        verdict: json::Verdict::new(value, best),
-                        moves: json::MoveValue::list(&finals),
-                    }
-                })
-                .map(|v| json::print(&mut out, &v)),
-        });
-        match written {
-            Ok(printed) => printed?,
-            Err(SearchError::Interrupted) if !mancala_cli::signal::interrupted() => {
-                // This line's time limit: its bounds, and on to the next line.
-                let (lo, hi) = progress.bounds();
-                let (a, b) = (p.final_value(lo), p.final_value(hi));
-                let (lower, upper) = (a.min(b), a.max(b));
+        let answered = batch.answer(p, *n);
+        warn_notes(&mut batch.analyzer);
+        if signal::interrupted() {
+            out.flush()?;
+            eprintln!("interrupted at line {n}: the lines before it are done");
+            return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
+        }
+        match answered {
+            Ok(Reply::Solve(line)) => json::print(&mut out, &line)?,
+            Ok(Reply::Analyze(line)) => json::print(&mut out, &line)?,
+            Ok(Reply::Stopped(line)) => {
                 timed_out = true;
-                json::print(
-                    &mut out,
-                    &json::StoppedLine {
-                        head: json::PositionHead::of(command, p),
-                        line: *n,
-                        complete: false,
-                        stopped: json::StopCause::TimeLimit,
-                        lower,
-                        upper,
-                        winner: json::Winner::of_known(if lower > 0 {
-                            Some(1)
-                        } else if upper < 0 {
-                            Some(-1)
-                        } else {
-                            None
-                        }),
-                        nodes: progress.nodes() - nodes_before,
-                    },
-                )?;
+                json::print(&mut out, &line)?;
             }
-            Err(SearchError::Interrupted) => {
-                out.flush()?;
-                eprintln!("interrupted at line {n}: the lines before it are done");
-                return Ok(ExitCode::from(mancala_cli::exit::INTERRUPTED));
+            // Tables named by directory for a position with burnt pits or sons: this line's
+            // fault, not the batch's.
+            Err(e @ AnalyzerError::TablesCannotHold { .. }) => {
+                failed = true;
+                error(&mut out, *n, &e.to_string())?;
             }
-            Err(e) => return Err(setup::search_error(e)),
+            Err(e) => return Err(analyzer_error(e)),
         }
     }
     if terminal {
@@ -243,4 +180,119 @@ pub(super) fn run<R: Rules>(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The analyzer of a batch, and how each line is asked.
+struct Batch<R: Rules> {
+    analyzer: Analyzer<R>,
+    /// The batch's largest position, which the kept search is fitted to before the first line
+    /// that needs a search.
+    root: Position<R>,
+    /// Whether the kept search was fitted to `root`.
+    fitted: bool,
+    /// Each line's: `--time-limit`, and Ctrl-C.
+    limits: Limits,
+    /// `solve` or `analyze`.
+    command: &'static str,
+}
+
+/// A line's JSON object: finished, or stopped by its time limit.
+enum Reply {
+    Solve(json::SolveLine),
+    Analyze(json::AnalyzeLine),
+    Stopped(json::StoppedLine),
+}
+
+impl<R: Rules> Batch<R> {
+    /// The line `n`, position `p`: answered without a search when the rules, the book, the
+    /// memory or the tables know it, else searched under the line's limits.
+    fn answer(&mut self, p: &Position<R>, n: usize) -> Result<Reply, AnalyzerError> {
+        if self.command == "solve" {
+            let a = match self.known_before_search(|a| a.solve_known(p))? {
+                Some(a) => a,
+                None => self.analyzer.solve(p, &self.limits)?,
+            };
+            if !a.complete {
+                return Ok(Reply::Stopped(stopped_line(
+                    "solve", p, n, a.value, a.nodes,
+                )));
+            }
+            return Ok(Reply::Solve(json::SolveLine {
+                head: json::PositionHead::of("solve", p),
+                line: n,
+                complete: true,
+                verdict: json::Verdict::new(a.value.lower, a.best.iter().map(|m| m.0).collect()),
+                pv: move_list::marked_json(p, &a.pv),
+                nodes: a.nodes,
+                source: a.source.name().to_string(),
+            }));
+        }
+        let a = match self.known_before_search(|a| a.analyze_known(p))? {
+            Some(a) => a,
+            None => self.analyzer.analyze(p, &self.limits)?,
+        };
+        let Some(value) = a.value.value().filter(|_| a.complete()) else {
+            return Ok(Reply::Stopped(stopped_line(
+                "analyze", p, n, a.value, a.nodes,
+            )));
+        };
+        let finals: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv.0, m.value.lower)).collect();
+        Ok(Reply::Analyze(json::AnalyzeLine {
+            head: json::PositionHead::of("analyze", p),
+            line: n,
+            complete: true,
+            verdict: json::Verdict::new(value, a.best().iter().map(|m| m.0).collect()),
+            moves: json::MoveValue::list(&finals),
+            source: a.source().name().to_string(),
+        }))
+    }
+
+    /// Until the batch's first search: the answer `known` gives without one, or, when it gives
+    /// none, `None` with the kept search fitted to the batch's largest position. The analyzer
+    /// builds its search for the first position that needs one and builds it again for a
+    /// larger one, dropping what the smaller one stored; the batch's search is built once, for
+    /// every line (and not at all when no line needs one).
+    fn known_before_search<T>(
+        &mut self,
+        known: impl FnOnce(&mut Analyzer<R>) -> Result<Option<T>, AnalyzerError>,
+    ) -> Result<Option<T>, AnalyzerError> {
+        if self.fitted {
+            return Ok(None);
+        }
+        if let Some(answer) = known(&mut self.analyzer)? {
+            return Ok(Some(answer));
+        }
+        let root = self.root;
+        match self.analyzer.search(&root, &Limits::none(), |_| Ok(())) {
+            // Tables named for a root with burnt pits or sons are its own line's fault, said
+            // there; the other lines are searched as they come.
+            Ok(_) | Err(AnalyzerError::TablesCannotHold { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        self.fitted = true;
+        Ok(None)
+    }
+}
+
+/// The line of a position whose search its time limit stopped: the bounds proven on its final
+/// value (by the search, narrowed by what the memory held).
+fn stopped_line<R: Rules>(
+    command: &'static str,
+    p: &Position<R>,
+    n: usize,
+    value: Bounds,
+    nodes: u64,
+) -> json::StoppedLine {
+    let (lower, upper) = (value.lower, value.upper);
+    json::StoppedLine {
+        head: json::PositionHead::of(command, p),
+        line: n,
+        complete: false,
+        stopped: json::StopCause::TimeLimit,
+        lower,
+        upper,
+        winner: winner_within(lower, upper),
+        nodes,
+        source: Source::Search.name().to_string(),
+    }
 }

@@ -10,6 +10,7 @@ mod calibrated;
 mod input;
 mod repl;
 mod session;
+mod status;
 mod think;
 
 use super::PositionArgs;

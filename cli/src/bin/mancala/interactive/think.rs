@@ -11,20 +11,32 @@
 //! table's key leaves them out, so a table serves one round's positions and no other; within a
 //! round every search reuses what the earlier ones stored.
 
-use crate::setup;
+use super::status;
+use crate::{fallback, setup};
 use anyhow::Result;
-use mancala::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};
+use mancala::answers::live::{self, Live};
+use mancala::answers::{Analyzer, AnalyzerConfig, Bounds, MemoryChoice, TablesChoice};
 use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use solver::search::{Oracle, Progress, SearchConfig, SearchError, Solver};
-use std::sync::Arc;
-use std::time::Duration;
+use solver::{Children, Game};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// How long a search runs before the spinner shows: quick replies should not flicker.
 const SPINNER_AFTER: Duration = Duration::from_millis(500);
+
+/// How long the look-ahead that names a move before anything is proven may take (once per
+/// search, on the spinner's thread).
+const LOOK_AHEAD: Duration = Duration::from_millis(150);
+
+/// A look-ahead's pick for `p`, computed once into `pick` when first asked for.
+fn look_ahead<R: Rules>(p: &Position<R>, pick: &OnceLock<Option<Move>>) -> Option<Move> {
+    *pick.get_or_init(|| fallback::deepen(p, &[], Instant::now() + LOOK_AHEAD).map(|g| g.mv))
+}
 
 /// Exact searches for interactive play.
 pub(super) struct Engine<'o, R: Rules> {
@@ -91,13 +103,13 @@ impl<'o, R: Rules> Engine<'o, R> {
     }
 
     /// Runs `job` on the round's solver with the watcher; `None` when Ctrl-C abandoned it.
-    /// `what` names the work on the spinner; `to_final` turns the proven bounds (future values
-    /// of the position searched) into final scores for it.
+    /// `what` names the work on the status line (a spinner on a terminal, nothing elsewhere);
+    /// `proven` says what the search has proven so far ([`status::words`]).
     fn run<T>(
         &mut self,
         root: &Position<R>,
         what: &str,
-        to_final: impl Fn(i32) -> i32 + Send + Sync,
+        proven: impl Fn() -> String + Send + Sync,
         job: impl FnOnce(&mut Solver<'o, Position<R>>) -> Result<T, SearchError>,
     ) -> Result<Option<T>> {
         let stop = self.stop.clone();
@@ -106,14 +118,11 @@ impl<'o, R: Rules> Engine<'o, R> {
         let nodes_before = progress.nodes();
         let solver = self.solver(root)?;
         let line = |t: f64| {
-            let (lo, hi) = progress.bounds();
-            let (a, b) = (to_final(lo), to_final(hi));
             let nodes = progress.nodes().saturating_sub(nodes_before);
             format!(
-                "{what}: {t:.0} s, {:.1} M nodes, value in [{:+}, {:+}]  (Ctrl-C: back to the prompt)",
+                "{what}: {t:.0} s, {:.1} M nodes, {}  (Ctrl-C: back to the prompt)",
                 nodes as f64 / 1e6,
-                a.min(b),
-                a.max(b)
+                proven()
             )
         };
         let result = Watcher::new(what, OnSignal::Consume)
@@ -145,7 +154,18 @@ impl<'o, R: Rules> Engine<'o, R> {
             }
         }
         let what = format!("{who} is thinking");
-        let r = self.run(root, &what, |f| p.final_value(f), |s| s.solve(p))?;
+        // The counters start at `p`'s stake (the search restarts them too, when it starts).
+        let progress = self.progress.clone();
+        let s = p.stake();
+        progress.restart(-s, s);
+        let from = progress.nodes();
+        let pick = OnceLock::new();
+        let proven = || {
+            let v = live::solve_view(p, &progress, from);
+            let pick = v.best.is_none().then(|| look_ahead(p, &pick)).flatten();
+            status::words(v.best, pick, v.value)
+        };
+        let r = self.run(root, &what, proven, |s| s.solve(p))?;
         Ok(r.and_then(|r| {
             let mv = r.best.iter().copied().min_by_key(|m| m.0)?;
             Some((mv, p.final_value(r.value)))
@@ -163,15 +183,45 @@ impl<'o, R: Rules> Engine<'o, R> {
                 a.moves.iter().map(|m| (m.mv, m.value.lower)).collect(),
             ));
         }
-        // The bounds shown are those of the move being valued: from the mover's view, as
-        // `analyze` reports them.
-        let r = self.run(root, "valuing every move", |f| f, |s| s.analyze(p))?;
-        Ok(r.map(|v| v.into_iter().map(|(m, f)| (m, p.final_value(f))).collect()))
+        // The moves valued one by one, as `Solver::analyze` does, with a live view of them
+        // for the status line: the moves valued so far, the bounds on the one being valued.
+        let live = Live::new(self.progress.clone());
+        let pick = OnceLock::new();
+        let proven = || match live.analysis() {
+            Some(a) => {
+                let pick = a.best.is_none().then(|| look_ahead(p, &pick)).flatten();
+                status::words(a.best, pick, a.value)
+            }
+            None => "nothing proven yet".to_string(),
+        };
+        let stop = self.stop.clone();
+        let r = self.run(root, "valuing every move", proven, |s| {
+            let mut children = Children::new();
+            p.children_until(&mut children, stop.as_stop())
+                .map_err(|_| SearchError::Interrupted)?;
+            let kids = children.as_slice();
+            live.begin(p, kids, &vec![None; kids.len()]);
+            let mut values = Vec::with_capacity(kids.len());
+            for (i, c) in kids.iter().enumerate() {
+                live.valuing(p, i, c);
+                let f = s.value(&c.next)?;
+                let v = p.final_value(c.gain + if c.turn_passed { -f } else { f });
+                live.valued(i, Bounds::exact(v));
+                values.push((c.mv, v));
+            }
+            Ok(values)
+        })?;
+        Ok(r)
     }
 
     /// The value of `p` (final South minus North).
     pub(super) fn value(&mut self, root: &Position<R>, p: &Position<R>) -> Result<Option<i32>> {
-        let r = self.run(root, "solving", |f| p.final_value(f), |s| s.value(p))?;
+        let progress = self.progress.clone();
+        let s = p.stake();
+        progress.restart(-s, s);
+        let from = progress.nodes();
+        let proven = || status::value_line(live::solve_view(p, &progress, from).value);
+        let r = self.run(root, "solving", proven, |s| s.value(p))?;
         Ok(r.map(|f| p.final_value(f)))
     }
 }

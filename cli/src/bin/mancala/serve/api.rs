@@ -8,10 +8,12 @@ use super::error::ApiError;
 use super::games::Games;
 use super::request::Body;
 use super::state::State;
+use super::stream;
 use crate::solve::{self, AnalyzeReport, SolveReport};
 use crate::{json, match_cmd, play};
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State as Shared};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -119,14 +121,30 @@ async fn solve(
     ConnectInfo(peer): Peer,
     Query(q): Query<Named>,
     b: Bytes,
-) -> Answer<SolveReport> {
-    let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
+) -> Result<Response, ApiError> {
+    let body = Body::parse(&b)?;
+    let search = st.search.limited_to(body.time_limit()?);
     let limit = backstop(search.time_limit());
     let kept = st.clone();
-    answer!(st, peer, q.search, limit, b, |pos, r, c| {
+    if body.stream() {
+        let pos = body.position_args()?;
+        let variant = pos.variant()?;
+        return Ok(stream::respond(st, peer, q.search, limit, move |c, ticks| {
+            mancala::with_rules!(variant, r => {
+                let p = pos.position_until(r, c.stop.as_stop())?;
+                kept.with_analyzer(&p, |a| {
+                    let snapshot = stream::solve_snapshot(&p, a.progress());
+                    ticks.watch(snapshot, || solve::solve_with(a, &p, &search, c))
+                })
+            })
+        })
+        .await);
+    }
+    let answer: Answer<SolveReport> = answer!(st, peer, q.search, limit, b, |pos, r, c| {
         let p = pos.position_until(r, c.stop.as_stop())?;
         kept.with_analyzer(&p, |a| solve::solve_with(a, &p, &search, c))
-    })
+    });
+    answer.map(IntoResponse::into_response)
 }
 
 async fn analyze(
@@ -134,14 +152,30 @@ async fn analyze(
     ConnectInfo(peer): Peer,
     Query(q): Query<Named>,
     b: Bytes,
-) -> Answer<AnalyzeReport> {
-    let search = st.search.limited_to(Body::parse(&b)?.time_limit()?);
+) -> Result<Response, ApiError> {
+    let body = Body::parse(&b)?;
+    let search = st.search.limited_to(body.time_limit()?);
     let limit = backstop(search.time_limit());
     let kept = st.clone();
-    answer!(st, peer, q.search, limit, b, |pos, r, c| {
+    if body.stream() {
+        let pos = body.position_args()?;
+        let variant = pos.variant()?;
+        return Ok(stream::respond(st, peer, q.search, limit, move |c, ticks| {
+            mancala::with_rules!(variant, r => {
+                let p = pos.position_until(r, c.stop.as_stop())?;
+                kept.with_analyzer(&p, |a| {
+                    let snapshot = stream::analysis_snapshot(&p, a.live());
+                    ticks.watch(snapshot, || solve::analyze_with(a, &p, &search, c))
+                })
+            })
+        })
+        .await);
+    }
+    let answer: Answer<AnalyzeReport> = answer!(st, peer, q.search, limit, b, |pos, r, c| {
         let p = pos.position_until(r, c.stop.as_stop())?;
         kept.with_analyzer(&p, |a| solve::analyze_with(a, &p, &search, c))
-    })
+    });
+    answer.map(IntoResponse::into_response)
 }
 
 /// The server's own deadline for a search, just after the search's: the search's watcher stops

@@ -93,9 +93,15 @@ impl From<anyhow::Error> for ApiError {
     }
 }
 
+impl ApiError {
+    /// The answer's body, `{"error": MESSAGE}` (also a stream's last line, [`super::stream`]).
+    pub(super) fn body(&self) -> serde_json::Value {
+        serde_json::json!({ "error": self.message })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
-        (self.status, Json(body)).into_response()
+        (self.status, Json(self.body())).into_response()
     }
 }

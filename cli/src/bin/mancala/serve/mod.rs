@@ -16,6 +16,7 @@ mod page;
 mod request;
 mod review;
 mod state;
+mod stream;
 
 use super::setup;
 use super::solve::SearchArgs;

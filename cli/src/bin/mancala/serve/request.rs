@@ -34,6 +34,10 @@ pub(super) struct Body {
     fill_from_move_1: bool,
     /// `/api/solve`, `/api/analyze`: seconds, at most the server's `--time-limit`.
     time_limit: Option<f64>,
+    /// `/api/solve`, `/api/analyze`: answer as NDJSON, progress lines then the answer
+    /// ([`super::stream`]).
+    #[serde(default)]
+    stream: bool,
 }
 
 impl Body {
@@ -76,6 +80,11 @@ impl Body {
     /// `/api/match`'s `fill_from_move_1`.
     pub(super) fn fill_from_move_1(&self) -> bool {
         self.fill_from_move_1
+    }
+
+    /// Whether the answer is to be streamed, progress lines first ([`super::stream`]).
+    pub(super) fn stream(&self) -> bool {
+        self.stream
     }
 
     /// The time limit this request asks for, checked as `--time-limit` is.

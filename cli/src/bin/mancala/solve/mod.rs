@@ -4,11 +4,12 @@ mod args;
 mod stopped;
 
 pub use args::SearchArgs;
+pub(crate) use stopped::winner_within;
 
 use super::{move_list, setup, PositionArgs};
 use anyhow::Result;
 use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
-use mancala::board::{Move, Side};
+use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::stop::StopToken;
 use mancala::Position;
@@ -16,11 +17,13 @@ use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
 use serde::Serialize;
 use solver::search::{Proven, SearchError, Solver};
+use std::io::StdoutLock;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use stopped::{
-    print_stopped_analysis, print_stopped_solve, stopped_exit_code, stopped_solve, Stopped,
+    print_stopped_analysis, print_stopped_solve, stopped_exit_code, stopped_solve, StopCaused,
+    Stopped,
 };
 
 /// Who else may stop a search besides its time limit and Ctrl-C, and whether it shows progress.
@@ -107,21 +110,19 @@ fn run_search<R: Rules, T>(
     Ok(result)
 }
 
-/// What `solve` found: the exact result, or what a stopped search proved.
+/// What `solve` or `analyze` found: the finished report `D`, or what a stopped search proved.
 #[derive(Serialize)]
 #[serde(untagged)]
-pub(crate) enum SolveReport {
-    Done(json::Solve),
-    Stopped(json::SolveStopped),
+pub(crate) enum Report<D, S> {
+    Done(D),
+    Stopped(S),
 }
 
+/// What `solve` found: the exact result, or what a stopped search proved.
+pub(crate) type SolveReport = Report<json::Solve, json::SolveStopped>;
+
 /// What `analyze` found: every move's exact value, or what a stopped analysis proved.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub(crate) enum AnalyzeReport {
-    Done(json::Analyze),
-    Stopped(json::AnalyzeStopped),
-}
+pub(crate) type AnalyzeReport = Report<json::Analyze, json::AnalyzeStopped>;
 
 /// Solves `p`: the one computation behind `solve` and the server's `/api/solve`.
 pub(crate) fn solve_report<R: Rules>(
@@ -210,27 +211,50 @@ pub(super) fn solve<R: Rules>(
     rules: R,
     json: bool,
 ) -> Result<ExitCode> {
+    let words: Words<R, _, _> = (print_solved, print_stopped_solve);
+    command(pos, search, rules, json, solve_report, words)
+}
+
+/// How a command computes its report.
+type Compute<R, D, S> = fn(&Position<R>, &SearchArgs, &Control) -> Result<Report<D, S>>;
+
+/// How a command prints its report in words: finished, and stopped (with the time limit).
+type Words<R, D, S> = (
+    fn(&mut StdoutLock<'static>, &Position<R>, &D) -> Result<()>,
+    fn(&mut StdoutLock<'static>, &Position<R>, &S, Option<f64>) -> Result<()>,
+);
+
+/// `solve` or `analyze` of the flags' position: `report` computes, and its result is printed
+/// as `--json` asks: its JSON object, or its `words`. The exit status says whether the search
+/// finished or why it stopped.
+fn command<R: Rules, D: json::Output, S: json::Output + StopCaused>(
+    pos: &PositionArgs,
+    search: &SearchArgs,
+    rules: R,
+    json: bool,
+    report: Compute<R, D, S>,
+    (done, stopped): Words<R, D, S>,
+) -> Result<ExitCode> {
     let p = match stopped::position_within(pos, search, rules)? {
         Ok(p) => p,
         Err(status) => return Ok(status),
     };
-    let report = solve_report(&p, search, &Control::command_line(search))?;
+    let report = report(&p, search, &Control::command_line(search))?;
     let mut out = std::io::stdout().lock();
-    let v = match report {
-        SolveReport::Stopped(v) => {
-            if json {
-                json::print(&mut out, &v)?;
-            } else {
-                print_stopped_solve(&mut out, &p, &v, search.time_limit)?;
-            }
-            return Ok(stopped_exit_code(v.stopped));
-        }
-        SolveReport::Done(v) if json => {
-            json::print(&mut out, &v)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        SolveReport::Done(v) => v,
-    };
+    match (&report, json) {
+        (Report::Done(v), true) => json::print(&mut out, v)?,
+        (Report::Stopped(v), true) => json::print(&mut out, v)?,
+        (Report::Done(v), false) => done(&mut out, &p, v)?,
+        (Report::Stopped(v), false) => stopped(&mut out, &p, v, search.time_limit)?,
+    }
+    Ok(match &report {
+        Report::Done(_) => ExitCode::SUCCESS,
+        Report::Stopped(v) => stopped_exit_code(v.cause()),
+    })
+}
+
+/// `solve`'s words for a finished search.
+fn print_solved<R: Rules>(out: &mut impl Write, p: &Position<R>, v: &json::Solve) -> Result<()> {
     writeln!(out, "position: {p}")?;
     writeln!(
         out,
@@ -243,7 +267,7 @@ pub(super) fn solve<R: Rules>(
         Some(side) => {
             let pv: Vec<Move> = v.pv.iter().map(|m| Move(m.pit)).collect();
             writeln!(out, "{}", report::best_line(&v.best, side))?;
-            writeln!(out, "pv:       {}", move_list::marked(&p, &pv).join(" "))?;
+            writeln!(out, "pv:       {}", move_list::marked(p, &pv).join(" "))?;
         }
     }
     writeln!(
@@ -266,7 +290,7 @@ pub(super) fn solve<R: Rules>(
             "tables:   {probes} positions looked up, {hits} answered by the endgame tables"
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Values every move of `p`: the one computation behind `analyze` and the server's
@@ -358,27 +382,16 @@ pub(super) fn analyze<R: Rules>(
     rules: R,
     json: bool,
 ) -> Result<ExitCode> {
-    let p = match stopped::position_within(pos, search, rules)? {
-        Ok(p) => p,
-        Err(status) => return Ok(status),
-    };
-    let report = analyze_report(&p, search, &Control::command_line(search))?;
-    let mut out = std::io::stdout().lock();
-    let v = match report {
-        AnalyzeReport::Stopped(v) => {
-            if json {
-                json::print(&mut out, &v)?;
-            } else {
-                print_stopped_analysis(&mut out, &p, &v, search.time_limit)?;
-            }
-            return Ok(stopped_exit_code(v.stopped));
-        }
-        AnalyzeReport::Done(v) if json => {
-            json::print(&mut out, &v)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        AnalyzeReport::Done(v) => v,
-    };
+    let words: Words<R, _, _> = (print_analysis, print_stopped_analysis);
+    command(pos, search, rules, json, analyze_report, words)
+}
+
+/// `analyze`'s words for a finished analysis.
+fn print_analysis<R: Rules>(
+    out: &mut impl Write,
+    p: &Position<R>,
+    v: &json::Analyze,
+) -> Result<()> {
     writeln!(out, "position: {p}")?;
     match p.to_move() {
         None => writeln!(
@@ -408,13 +421,5 @@ pub(super) fn analyze<R: Rules>(
         }
     }
     writeln!(out, "time: {:.3} s (from the {})", v.seconds, v.source)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The best of the moves' final values for the side to move; `None` when the game is over.
-pub(super) fn best_of<R: Rules>(p: &Position<R>, finals: &[(u8, i32)]) -> Option<i32> {
-    match p.to_move()? {
-        Side::South => finals.iter().map(|f| f.1).max(),
-        Side::North => finals.iter().map(|f| f.1).min(),
-    }
+    Ok(())
 }

@@ -80,6 +80,29 @@ impl Stopped {
     }
 }
 
+/// The winner when the bounds `[lower, upper]` on a final value alone decide it.
+pub(crate) fn winner_within(lower: i32, upper: i32) -> Option<json::Winner> {
+    json::Winner::of_known(Stopped::winner_of(lower, upper))
+}
+
+/// A stopped search's report, which says why it stopped.
+pub(super) trait StopCaused {
+    /// Why the search stopped.
+    fn cause(&self) -> json::StopCause;
+}
+
+impl StopCaused for json::SolveStopped {
+    fn cause(&self) -> json::StopCause {
+        self.stopped
+    }
+}
+
+impl StopCaused for json::AnalyzeStopped {
+    fn cause(&self) -> json::StopCause {
+        self.stopped
+    }
+}
+
 /// The exit status of a stopped search: 130 for a signal, 124 for the time limit.
 pub(super) fn stopped_exit_code(cause: json::StopCause) -> ExitCode {
     ExitCode::from(match cause {
@@ -124,7 +147,7 @@ pub(super) fn stopped_solve<R: Rules>(
         value,
         lower,
         upper,
-        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
+        winner: winner_within(lower, upper),
         best,
         best_proven,
         worse: proven.worse.iter().map(|m| m.0).collect(),
@@ -339,7 +362,7 @@ pub(super) fn stopped_analysis_of<R: Rules>(
         },
         lower,
         upper,
-        winner: json::Winner::of_known(Stopped::winner_of(lower, upper)),
+        winner: winner_within(lower, upper),
         moves,
         best,
         best_proven,

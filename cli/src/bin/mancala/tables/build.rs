@@ -1,6 +1,6 @@
 //! `tables build`: every layer of a game's tables up to K seeds on the board.
 
-use super::DirArgs;
+use super::WorkArgs;
 use crate::setup::{self, mib};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -12,7 +12,7 @@ use mancala_cli::args::GameArgs;
 use mancala_cli::exit::Interrupted;
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 use tables::{BuildOptions, Table, TableError};
@@ -30,13 +30,7 @@ pub(super) struct BuildArgs {
     #[arg(long, conflicts_with = "max_seeds")]
     recommended: bool,
     #[command(flatten)]
-    dir: DirArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Show progress bars on stderr even when it is not a terminal.
-    #[arg(long)]
-    progress: bool,
+    work: WorkArgs,
     /// Print one JSON object (docs/json.md) at the end instead of a line per layer.
     #[arg(long)]
     json: bool,
@@ -79,8 +73,8 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
             };
             let ix = MancalaIndexer::new(rules, holes);
             let mem = tables::memory_estimate(&ix, k);
-            let threads = setup::threads(a.threads)?;
-            let dir = a.dir.dir();
+            let threads = a.work.threads()?;
+            let dir = a.work.dir();
             eprintln!(
                 "recommended: {id} up to K={k} seeds in {}: {} entries, about {} of disk, {} of memory while building, about {:.1} minutes on {threads} thread{} (layers already built are kept)",
                 dir.display(),
@@ -97,10 +91,10 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
     if k > MAX_BOARD_SEEDS {
         bail!("--max-seeds {k} is more than the board can hold ({MAX_BOARD_SEEDS} seeds)");
     }
-    let dir = a.dir.dir();
+    let dir = a.work.dir();
     let ix = MancalaIndexer::new(rules, holes);
     let id = table_id(&rules, holes);
-    let threads = setup::threads(a.threads)?;
+    let threads = a.work.threads()?;
     // Layers' arrays are freed and allocated in turn: without this the peak depends on what the
     // allocator kept of the freed ones, and the estimate below could not hold.
     solver::return_freed_blocks();
@@ -127,8 +121,7 @@ fn build<R: Rules>(a: &BuildArgs, rules: R, holes: u8) -> Result<ExitCode> {
         cyclic_by_graph: false,
         stop: Some(stop.clone()),
     };
-    let bars =
-        mancala_cli::layer_bars::LayerBars::new(a.progress || std::io::stderr().is_terminal());
+    let bars = mancala_cli::layer_bars::LayerBars::new(a.work.progress());
     let started = Instant::now();
     let mut out = std::io::stdout().lock();
     let mut io_result = Ok(());

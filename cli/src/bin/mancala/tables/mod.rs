@@ -18,6 +18,7 @@ mod verify;
 
 use clap::{Args, Subcommand};
 use mancala::endgame::default_dir;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -54,6 +55,37 @@ struct DirArgs {
 impl DirArgs {
     fn dir(&self) -> PathBuf {
         self.dir.clone().unwrap_or_else(default_dir)
+    }
+}
+
+/// The flags of the commands that work through a whole directory (`build`, `verify`): where,
+/// on how many threads, with progress bars or not.
+#[derive(Args, Debug)]
+struct WorkArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Show progress bars on stderr even when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+}
+
+impl WorkArgs {
+    /// The table directory.
+    fn dir(&self) -> PathBuf {
+        self.dir.dir()
+    }
+
+    /// `--threads`, checked (default: all cores).
+    fn threads(&self) -> anyhow::Result<usize> {
+        crate::setup::threads(self.threads)
+    }
+
+    /// Whether to draw progress bars: `--progress`, or stderr is a terminal.
+    fn progress(&self) -> bool {
+        self.progress || std::io::stderr().is_terminal()
     }
 }
 

@@ -1,8 +1,7 @@
 //! `tables verify`: checksums of every file, then every entry re-derived from its children.
 
 use super::scan::{file_name, name_disagrees, scan};
-use super::DirArgs;
-use crate::setup;
+use super::WorkArgs;
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::endgame::{table_id, MancalaIndexer};
@@ -13,7 +12,7 @@ use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
 use solver::Indexer;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,13 +21,7 @@ use tables::{Table, TableId};
 #[derive(Args, Debug)]
 pub(super) struct VerifyArgs {
     #[command(flatten)]
-    dir: DirArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Show progress bars on stderr even when it is not a terminal.
-    #[arg(long)]
-    progress: bool,
+    work: WorkArgs,
     /// Print one JSON object (docs/json.md) instead of the report.
     #[arg(long)]
     json: bool,
@@ -52,8 +45,8 @@ fn variant_of(id: &TableId) -> Result<(Variant, u8)> {
 /// children. The text report is written as the work goes (a long verify shows where it is); the
 /// JSON is one object at the end, from the same records.
 fn verify(a: &VerifyArgs) -> Result<ExitCode> {
-    let threads = setup::threads(a.threads)?;
-    let dir = a.dir.dir();
+    let threads = a.work.threads()?;
+    let dir = a.work.dir();
     let files = scan(&dir)?;
     if files.is_empty() {
         bail!("no table files in {}", dir.display());
@@ -142,7 +135,7 @@ fn verify(a: &VerifyArgs) -> Result<ExitCode> {
     }
     // Step 2. Every entry of every set, re-derived from its children, layer by layer from 0
     // while the layers are there and sound.
-    let progress = a.progress || std::io::stderr().is_terminal();
+    let progress = a.work.progress();
     let mut checked_sets = Vec::new();
     for (id, mut layers) in sets {
         layers.sort_unstable();

@@ -1,15 +1,15 @@
 //! `verify first-player`: the start of every board size in the ranges, solved.
 
 use super::heatmap::heatmap_svg;
-use super::limited::{note, solve_limited, value_text, winner, Engine, EngineArgs, Solved};
+use super::limited::{note, solve_limited, value_text, winner, Engine, Solved};
 use super::out_file::SurveyFiles;
+use super::survey_args::{exit_status, SurveyArgs};
 use crate::{setup, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use mancala::rules::{GameKind, Rules};
 use mancala::Position;
-use mancala_cli::args::{parse_game, RuleArgs};
-use mancala_cli::args::{parse_range, parse_seconds};
+use mancala_cli::args::parse_seconds;
 use mancala_cli::json::{self, SizeStatus};
 use mancala_cli::report::moves_text;
 use solver::search::Oracle;
@@ -19,23 +19,8 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub(super) struct FirstPlayerArgs {
-    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
-    #[arg(value_parser = parse_game)]
-    game: GameKind,
-    /// Holes per row: N or a range A..B (default: the game's standard board).
-    #[arg(long, value_parser = parse_range, value_name = "A..B")]
-    holes: Option<(u32, u32)>,
-    /// Seeds per hole: N or a range C..D (default: the game's standard for each board).
-    #[arg(long, value_parser = parse_range, value_name = "C..D")]
-    seeds: Option<(u32, u32)>,
     #[command(flatten)]
-    rules: RuleArgs,
-    #[command(flatten)]
-    engine: EngineArgs,
-    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node; without
-    /// DIR, the default table directory (write `--tables=DIR` then), as `solve --tables` does.
-    #[arg(long, value_name = "DIR", num_args = 0..=1)]
-    tables: Option<Option<PathBuf>>,
+    survey: SurveyArgs,
     /// Give each board size at most SECS seconds; sizes cut off are reported as unknown.
     #[arg(long, value_parser = parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
@@ -52,21 +37,21 @@ pub(super) struct FirstPlayerArgs {
 
 pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
     let pos = PositionArgs {
-        game: a.game,
+        game: a.survey.game,
         holes: None,
         seeds: None,
         position: None,
         moves: Vec::new(),
         load: None,
-        rules: a.rules.clone(),
+        rules: a.survey.rules.clone(),
         wording: crate::wording::Wording::Flags,
     };
     let v = pos.variant()?;
-    let kind = a.game;
-    let sizes = sizes(kind, a.holes, a.seeds)?;
-    let engine = Engine::new(&a.engine, a.time_limit)?;
-    let SurveyFiles { csv, plot, tables } =
-        SurveyFiles::open(a.csv.as_deref(), a.plot.as_deref(), a.tables.as_ref())?;
+    let kind = a.survey.game;
+    let sizes = sizes(kind, a.survey.holes, a.survey.seeds)?;
+    let (engine, SurveyFiles { csv, plot, tables }) =
+        a.survey
+            .start(a.time_limit, a.csv.as_deref(), a.plot.as_deref())?;
     let results = mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref()))?;
     // After Ctrl-C the finished sizes are still written, the others marked; the exit status
     // says the run was interrupted (as `solve`'s does).
@@ -81,11 +66,7 @@ pub(super) fn run(a: &FirstPlayerArgs) -> Result<ExitCode> {
             results.len()
         );
     }
-    let code = if interrupted {
-        ExitCode::from(mancala_cli::exit::INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    };
+    let code = exit_status(interrupted);
 
     let game = v.describe();
     if let Some(f) = &csv {

@@ -16,7 +16,8 @@
 //!   turn's exact value, the pie value and the fairest openings ([`mancala::pie`]).
 //!
 //! One file per claim (`first_player.rs` with its `heatmap.rs`, `published.rs`, `opening.rs`,
-//! `matches.rs`); what they share in files of its own: solving one start within a time limit
+//! `matches.rs`); what they share in files of its own: the flags of `first-player` and `pie`
+//! (`survey_args.rs`), solving one start within a time limit
 //! (`limited.rs`), the heatmaps of `first-player` and `pie` (`heatmap.rs`), and files written
 //! atomically (`out_file.rs`). This file holds the arguments
 //! and the dispatch.
@@ -29,6 +30,7 @@ mod opening;
 mod out_file;
 mod pie;
 mod published;
+mod survey_args;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};

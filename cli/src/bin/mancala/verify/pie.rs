@@ -3,8 +3,9 @@
 //! second player does after each turn.
 
 use super::heatmap::{heatmap, subtitle, Cell};
-use super::limited::{note, value_text, Engine, EngineArgs};
+use super::limited::{note, value_text, Engine};
 use super::out_file::SurveyFiles;
+use super::survey_args::{exit_status, SurveyArgs};
 use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -13,7 +14,7 @@ use mancala::pie::{self, Choice, Pie, Turn, TurnsError};
 use mancala::rules::{GameKind, Rules};
 use mancala::stop::StopToken;
 use mancala::Position;
-use mancala_cli::args::{parse_game, parse_range, parse_seconds, RuleArgs};
+use mancala_cli::args::parse_seconds;
 use mancala_cli::json::{self, SizeStatus, SwapChoice};
 use mancala_cli::report::moves_text;
 use mancala_cli::signal;
@@ -26,15 +27,8 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub(super) struct PieArgs {
-    /// The game: kalah, dakon, djenon-aboure, walak-pussa or san-yao.
-    #[arg(value_parser = parse_game)]
-    game: GameKind,
-    /// Holes per row: N or a range A..B (default: the game's standard board).
-    #[arg(long, value_parser = parse_range, value_name = "A..B")]
-    holes: Option<(u32, u32)>,
-    /// Seeds per hole: N or a range C..D (default: the game's standard for each board).
-    #[arg(long, value_parser = parse_range, value_name = "C..D")]
-    seeds: Option<(u32, u32)>,
+    #[command(flatten)]
+    survey: SurveyArgs,
     /// A standard start in docs/rules.md notation (s seeds in every pit, empty stores, South to
     /// move); the pie rule is about the start, so any other position is an error.
     #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["holes", "seeds", "boards"])]
@@ -43,14 +37,6 @@ pub(super) struct PieArgs {
     /// survey that are not a rectangle.
     #[arg(long, value_name = "HxS,...", conflicts_with_all = ["holes", "seeds"])]
     boards: Option<String>,
-    #[command(flatten)]
-    rules: RuleArgs,
-    #[command(flatten)]
-    engine: EngineArgs,
-    /// Probe the endgame tables in DIR (built by `mancala tables build`) at every node; without
-    /// DIR, the default table directory (write `--tables=DIR` then).
-    #[arg(long, value_name = "DIR", num_args = 0..=1)]
-    tables: Option<Option<PathBuf>>,
     /// Give each board at most SECS seconds for all its first turns; boards cut off are reported
     /// as unknown.
     #[arg(long, value_parser = parse_seconds, value_name = "SECS", allow_negative_numbers = true)]
@@ -85,27 +71,25 @@ struct Board {
 }
 
 pub(super) fn run(a: &PieArgs) -> Result<ExitCode> {
-    let v = a.rules.variant(a.game)?;
+    let v = a.survey.rules.variant(a.survey.game)?;
     let sizes = match (&a.position, &a.boards) {
-        (Some(text), _) => vec![start_size(a.game, text)?],
-        (None, Some(list)) => board_list(a.game, list)?,
-        (None, None) => super::first_player::sizes(a.game, a.holes, a.seeds)?,
+        (Some(text), _) => vec![start_size(a.survey.game, text)?],
+        (None, Some(list)) => board_list(a.survey.game, list)?,
+        (None, None) => super::first_player::sizes(a.survey.game, a.survey.holes, a.survey.seeds)?,
     };
     if a.max_turns == 0 {
         bail!("--max-turns must be at least 1");
     }
-    let engine = Engine::new(&a.engine, a.time_limit)?;
-    let SurveyFiles { csv, plot, tables } =
-        SurveyFiles::open(a.csv.as_deref(), a.plot.as_deref(), a.tables.as_ref())?;
+    let (engine, SurveyFiles { csv, plot, tables }) =
+        a.survey
+            .start(a.time_limit, a.csv.as_deref(), a.plot.as_deref())?;
     let boards =
         mancala::with_rules!(v, r => survey(r, &sizes, &engine, tables.as_deref(), a.max_turns))?;
     let interrupted = boards.iter().any(|b| b.status == SizeStatus::Interrupted);
-    let code = if interrupted {
+    if interrupted {
         eprintln!("interrupted: the boards not finished are marked so");
-        ExitCode::from(mancala_cli::exit::INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    };
+    }
+    let code = exit_status(interrupted);
     let game = v.describe();
     if let Some(f) = &csv {
         f.write(csv_text(&game, &boards).as_bytes(), "--csv")?;
@@ -130,7 +114,7 @@ pub(super) fn run(a: &PieArgs) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if a.json {
         let j = json::VerifyPie {
-            head: json::Head::game("verify pie", a.game.name(), v.option_names()),
+            head: json::Head::game("verify pie", a.survey.game.name(), v.option_names()),
             time_limit: a.time_limit,
             max_turns: a.max_turns,
             complete: !interrupted,

@@ -50,10 +50,15 @@ function inFlight(d) {
   document.body.dataset.pending = String(pending);
 }
 
-/** POSTs `body` to /api/`path` (GET without a body); a search gets a name and the spinner. */
-async function api(path, body, search) {
+/**
+ * POSTs `body` to /api/`path` (GET without a body); a search gets a name and the spinner.
+ * With `onProgress`, the answer is streamed (docs/web.md, "Streams"): each progress line goes
+ * to `onProgress` while the search runs, and the final line is the answer.
+ */
+async function api(path, body, search, onProgress) {
   const init = body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(onProgress ? { ...body, stream: true } : body),
   };
   let url = `/api/${path}`;
   if (search) {
@@ -61,14 +66,19 @@ async function api(path, body, search) {
     url += `?search=${id}`;
     const controller = new AbortController();
     init.signal = controller.signal;
-    st.busy = { id, controller, started: performance.now(), what: search };
+    st.busy = { id, controller, started: performance.now(), what: search, live: '' };
     showBusy();
   }
   inFlight(1);
   try {
     const r = await fetch(url, init);
-    const json = await r.json();
-    if (!r.ok) throw new ApiError(json.error || `HTTP ${r.status}`);
+    if (!r.ok || !onProgress) {
+      const json = await r.json();
+      if (!r.ok) throw new ApiError(json.error || `HTTP ${r.status}`);
+      return json;
+    }
+    const json = await readLines(r, onProgress);
+    if (json.error) throw new ApiError(json.error);
     return json;
   } finally {
     inFlight(-1);
@@ -78,6 +88,54 @@ async function api(path, body, search) {
       showBusy();
     }
   }
+}
+
+/** Reads an NDJSON answer: progress lines to `onProgress` as they come, the last line back. */
+async function readLines(r, onProgress) {
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let last = null;
+  const take = (line) => {
+    if (!line.trim()) return;
+    const json = JSON.parse(line);
+    if (json.progress) onProgress(json);
+    else last = json;
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      take(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+  }
+  take(buffer);
+  if (!last) throw new ApiError('the answer was cut short');
+  return last;
+}
+
+/** A progress line's best move so far, in words: "best so far 3 (+2..+10)". */
+function bestSoFar(p) {
+  if (!p.best) return 'no move proven yet';
+  if (p.look_ahead) return `best so far ${p.best} (a look-ahead's pick, not proven)`;
+  const v = p.best_lower === p.best_upper ? signed(p.best_lower) : `${signed(p.best_lower)}..${signed(p.best_upper)}`;
+  return p.best_proven ? `best ${p.best} (${v}, proven best)` : `best so far ${p.best} (${v}, not proven best)`;
+}
+
+/** A progress line in words: the best move so far and the bounds on the value. */
+function liveWords(p) {
+  const value = p.lower === p.upper ? `value ${signed(p.lower)}` : `value in [${signed(p.lower)}, ${signed(p.upper)}]`;
+  return `${bestSoFar(p)}, ${value}`;
+}
+
+/** Shows a progress line of a search on the spinner's line. */
+function showLive(p) {
+  if (!st.busy) return;
+  st.busy.live = liveWords(p);
+  busyText();
 }
 
 /** The buttons that can act now: none of them during a search but Stop. */
@@ -93,12 +151,16 @@ function showBusy() {
   $('busy').hidden = !st.busy;
   enableButtons();
   if (!st.busy) return;
-  const tick = () => {
-    const t = (performance.now() - st.busy.started) / 1000;
-    $('busy-text').textContent = `${st.busy.what}… ${t.toFixed(1)} s`;
-  };
-  tick();
-  st.busy.timer = setInterval(tick, 100);
+  busyText();
+  st.busy.timer = setInterval(busyText, 100);
+}
+
+/** The spinner's line: what runs, for how long, and what it has proven so far. */
+function busyText() {
+  if (!st.busy) return;
+  const t = (performance.now() - st.busy.started) / 1000;
+  const live = st.busy.live ? `: ${st.busy.live}` : '';
+  $('busy-text').textContent = `${st.busy.what}… ${t.toFixed(1)} s${live}`;
 }
 
 /** Stop: the server stops the search, which answers with the bounds it proved. */
@@ -150,7 +212,7 @@ function engineSides() {
 /** The engine plays while it is to move (the best move, or a stopped search's pick). */
 async function engineTurn() {
   while (st.view.to_move && engineSides().includes(st.view.to_move)) {
-    const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`);
+    const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`, showLive);
     showSolve(r);
     if (!r.best.length) return;
     st.moves.push(`${st.view.to_move}${enginePick(r)}`);
@@ -174,7 +236,19 @@ async function hint() {
   if (known) {
     st.values = known;
   } else {
-    st.values = await api('analyze', positionBody(), 'valuing every move');
+    // While the search runs, each progress line is shown as it comes: the moves valued so far
+    // on their pits, the bounds on the others, the best move so far on the bar.
+    try {
+      st.values = await api('analyze', positionBody(), 'valuing every move', (p) => {
+        st.values = p;
+        showLive(p);
+        render();
+      });
+    } catch (e) {
+      st.values = null; // no progress line left on the board as if it were an answer
+      render();
+      throw e;
+    }
     if (st.values.complete) st.analysed.set(st.view.position, st.values);
   }
   render();
@@ -182,7 +256,7 @@ async function hint() {
 
 async function solveNow() {
   if (!st.view.to_move) return;
-  const r = await api('solve', positionBody(), 'solving');
+  const r = await api('solve', positionBody(), 'solving', showLive);
   showSolve(r);
 }
 
@@ -234,11 +308,13 @@ function hintValues(holes) {
   const exact = st.values.moves.filter((m) => m.value !== null);
   const best = Math.max(...exact.map((m) => own(m.value)));
   const worst = Math.min(...exact.map((m) => own(m.value)));
+  const live = !!st.values.progress;
   for (const m of st.values.moves) {
     if (m.value === null) {
+      const being = live && m.move === st.values.valuing ? ' (being valued)' : live ? ' (so far)' : ' (stopped)';
       values.set(m.move, {
         label: `${signed(m.lower)}..${signed(m.upper)}`, colour: '#ddd', exact: false,
-        title: `move ${m.move}: value in [${signed(m.lower)}, ${signed(m.upper)}] (stopped)`,
+        title: `move ${m.move}: value in [${signed(m.lower)}, ${signed(m.upper)}]${being}`,
       });
     } else {
       values.set(m.move, {
@@ -295,6 +371,14 @@ function renderBar(pos) {
   bar.querySelector('.north-part').style.width = part(v.complete ? v.value : v.upper);
   bar.classList.toggle('bounded', !v.complete);
   bar.style.setProperty('--unknown-width', v.complete ? '0%' : `${(100 * (v.upper - v.lower)) / (2 * T)}%`);
+  if (v.progress) {
+    // A search in progress: what is proven so far, never more.
+    $('value-text').textContent = `Thinking: ${liveWords(v)}`;
+    $('value-text').dataset.value = '';
+    $('value-text').dataset.bestSoFar = v.best ?? '';
+    return;
+  }
+  delete $('value-text').dataset.bestSoFar;
   $('value-text').textContent = v.complete
     ? `Value ${signed(v.value)}: ${verdict(v.value)} under perfect play (from the ${v.source})`
     : `Value in [${signed(v.lower)}, ${signed(v.upper)}] (stopped before it was exact)${toPlay(v)}`;
@@ -447,7 +531,7 @@ function toggleHint() {
 /** The engine plays one move for the side to move, whoever that is. */
 async function engineMove() {
   if (st.busy || !st.view.to_move) return;
-  const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`);
+  const r = await api('solve', positionBody(), `${sideName(st.view.to_move)} (engine) thinks`, showLive);
   showSolve(r);
   if (!r.best.length) return;
   st.moves.push(`${st.view.to_move}${enginePick(r)}`);
