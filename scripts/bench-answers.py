@@ -57,19 +57,19 @@ def quantiles(xs):
 
 
 def random_position(mancala, game, opts, rng):
-    """A position of a uniformly random game, at a uniformly random ply."""
-    moves = []
-    pos = None
-    plies = rng.randrange(0, 60)
-    for _ in range(plies):
+    """A uniformly random position of a uniformly random game, among those with a move to make:
+    the game is played to its end by uniformly random moves, then one of its positions where a
+    side is still to move is drawn (a finished game is the rules' answer, not a question)."""
+    moves, seen = [], []
+    while True:
         args = ["moves", game, *opts] + (["--moves", " ".join(moves)] if moves else [])
         _, v = run(mancala, args)
         if not v["moves"]:
             break
+        seen.append(v["position"])
         m = rng.choice(v["moves"])
         moves.append(f"{v['to_move']}{m['move']}")
-        pos = m["position"]
-    return pos
+    return rng.choice(seen)
 
 
 def main():
