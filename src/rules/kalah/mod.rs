@@ -23,8 +23,12 @@
 //! - `tests/agree.rs`: [`Rules::sow`] against the independent reference engine in
 //!   `tests/reference`, on random games.
 
+mod node;
+#[cfg(test)]
+mod node_tests;
 mod word;
 
+pub use node::KalahNode;
 pub use word::KalahWord;
 pub(crate) use word::{rotate, with_word_size, WordMove};
 
