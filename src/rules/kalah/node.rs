@@ -1,8 +1,8 @@
 //! A prototype (issue 57, session 21): a Kalah search node that *is* the mover's word.
 //!
 //! [`KalahNode<N>`] is a [`solver::Game`] of its own for Kalah on `N <= 7` holes: 16 bytes, the
-//! board seen from the side to move (as [`KalahWord::for_each_move`] takes it and
-//! [`WordMove::Next`] gives it back), so a child is its sowing's word and nothing is turned back
+//! board seen from the side to move (as `KalahWord::for_each_move` takes it and
+//! `WordMove::Next` gives it back), so a child is its sowing's word and nothing is turned back
 //! to South's orientation, drawn as a [`crate::board::Board`] or dispatched on the rules' type or
 //! the board's size at run time. Keys, children (moves, order, gains), layers, stakes, estimates
 //! and move hints are exactly those of [`Position`]'s word path (`src/game.rs`), so a search
@@ -149,7 +149,7 @@ impl<const N: usize> Game for KalahNode<N> {
     type Move = Move;
     const CAN_CYCLE: bool = Kalah::CAN_CYCLE;
 
-    /// [`KalahWord::for_each_move`] on the node's own word: each child is the sowing's word
+    /// `KalahWord::for_each_move` on the node's own word: each child is the sowing's word
     /// with the options put back, in the order and with the move numbers of [`Position`]'s.
     #[inline]
     fn children(&self, out: &mut Children<Self>) {

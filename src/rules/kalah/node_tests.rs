@@ -212,3 +212,12 @@ fn node_solves_like_position() {
         same_solve::<5>(rules, 3);
     }
 }
+
+/// The node is one word, its child two (a position's child is 80 bytes).
+#[test]
+fn node_and_child_sizes() {
+    use std::mem::size_of;
+    assert_eq!(size_of::<KalahNode<6>>(), 16);
+    assert_eq!(size_of::<solver::Child<KalahNode<6>>>(), 32);
+    assert_eq!(size_of::<solver::Child<Position<Kalah>>>(), 80);
+}
