@@ -28,7 +28,7 @@ mod node;
 mod node_tests;
 mod word;
 
-pub use node::KalahNode;
+pub use node::{KalahNode, KalahNodeIndexer};
 pub use word::KalahWord;
 pub(crate) use word::{rotate, with_word_size, WordMove};
 

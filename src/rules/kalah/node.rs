@@ -28,7 +28,7 @@ use crate::board::{Move, Pit, Side};
 use crate::position::Position;
 use crate::rank;
 use crate::rules::Rules;
-use solver::{Child, Children, Game};
+use solver::{Child, Children, Game, Indexer};
 
 /// Kalah on `N` holes (1 to 7) seen from the side to move, as one word (see the module's docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,20 @@ fn key64_of_word<const N: usize>(word: u128) -> Option<u64> {
         5 => rank::key64_of_word_counted::<10>(word),
         6 => rank::key64_of_word_counted::<12>(word),
         _ => rank::key64_of_word_counted::<14>(word),
+    }
+}
+
+/// `rank::rank64_of_word::<2N>`, as [`key64_of_word`] names it.
+#[inline(always)]
+fn rank64_of_word<const N: usize>(word: u128) -> u64 {
+    match N {
+        1 => rank::rank64_of_word::<2>(word),
+        2 => rank::rank64_of_word::<4>(word),
+        3 => rank::rank64_of_word::<6>(word),
+        4 => rank::rank64_of_word::<8>(word),
+        5 => rank::rank64_of_word::<10>(word),
+        6 => rank::rank64_of_word::<12>(word),
+        _ => rank::rank64_of_word::<14>(word),
     }
 }
 
@@ -222,5 +236,49 @@ impl<const N: usize> Game for KalahNode<N> {
     #[inline]
     fn is_over(&self) -> bool {
         self.pits() == 0
+    }
+}
+
+/// The endgame tables' index of [`KalahNode`] (prototype): the slots of
+/// [`crate::endgame::MancalaIndexer`] for the same rules and size (the rank of the pits from the
+/// mover's view within their layer), so a [`tables::Tablebase`] opened with it reads the same
+/// files and answers a node without turning it into a [`Position`]; only the word's rank, no
+/// dispatch on the rules or the size and no rotation.
+#[derive(Clone, Copy, Debug)]
+pub struct KalahNodeIndexer<const N: usize> {
+    rules: Kalah,
+}
+
+impl<const N: usize> KalahNodeIndexer<N> {
+    /// The index of `rules` on `N` holes.
+    pub fn new(rules: Kalah) -> Self {
+        let () = KalahNode::<N>::SIZE_OK;
+        Self { rules }
+    }
+}
+
+impl<const N: usize> Indexer for KalahNodeIndexer<N> {
+    type G = KalahNode<N>;
+
+    fn layer_len(&self, layer: u32) -> u64 {
+        u64::try_from(rank::layer_len(layer, 2 * N)).unwrap_or(u64::MAX)
+    }
+
+    /// The word's rank in its layer: a node never holds more than a word's rank takes.
+    #[inline]
+    fn index(&self, pos: &KalahNode<N>) -> u64 {
+        rank64_of_word::<N>(pos.pits())
+    }
+
+    /// The layout with South to move when the game goes on from it (as `MancalaIndexer`'s).
+    fn position(&self, layer: u32, index: u64) -> Option<KalahNode<N>> {
+        let mut pits = [0u8; 16];
+        rank::unrank_in_layer(layer, 2 * N, u128::from(index), &mut pits[..2 * N]);
+        let word = u128::from_le_bytes(pits);
+        KalahWord::sized::<N>(self.rules)
+            .live::<N>(word)
+            .then(|| KalahNode {
+                word: word | u128::from(options_byte(self.rules)) << OPTIONS_SHIFT,
+            })
     }
 }

@@ -1,7 +1,7 @@
 //! [`KalahNode`] against [`Position`]: the same children, keys, layers, stakes, estimates and
 //! hints on random boards and playouts, and the same searches (value and node count).
 
-use super::{Kalah, KalahNode};
+use super::{Kalah, KalahNode, KalahNodeIndexer};
 use crate::board::Side;
 use crate::notation::Setup;
 use crate::position::Position;
@@ -220,4 +220,64 @@ fn node_and_child_sizes() {
     assert_eq!(size_of::<KalahNode<6>>(), 16);
     assert_eq!(size_of::<solver::Child<KalahNode<6>>>(), 32);
     assert_eq!(size_of::<solver::Child<Position<Kalah>>>(), 80);
+}
+
+/// The node's index reads the tables `MancalaIndexer` builds: every slot of every layer is the
+/// same position, answered the same; and a search with the tables as its oracle takes the same
+/// nodes and finds the same value through either type.
+#[test]
+fn node_indexer_reads_the_same_tables() {
+    use crate::endgame::{table_id, MancalaIndexer};
+    use solver::Indexer;
+    use tables::{BuildOptions, Check, Tablebase};
+    const K: u32 = 10;
+    for (i, rules) in kalahs().enumerate() {
+        let dir =
+            std::env::temp_dir().join(format!("mancala-node-tables-{}-{i}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let ix = MancalaIndexer::new(rules, 4);
+        let id = table_id(&rules, 4);
+        let opts = BuildOptions {
+            threads: 2,
+            cyclic_by_graph: false,
+            stop: None,
+        };
+        tables::build(&ix, &id, &dir, K, &opts, &tables::Silent, |_| {}).expect("built");
+        let tb = Tablebase::open(ix, id.clone(), &dir, Check::Checksums).expect("opened");
+        let node_ix = KalahNodeIndexer::<4>::new(rules);
+        let node_tb = Tablebase::open(node_ix, id, &dir, Check::Checksums).expect("opened");
+        for layer in 0..=K {
+            assert_eq!(node_ix.layer_len(layer), ix.layer_len(layer));
+            for i in 0..ix.layer_len(layer) {
+                let p = ix.position(layer, i);
+                let node = node_ix.position(layer, i);
+                assert_eq!(p.and_then(|p| KalahNode::<4>::from_position(&p)), node);
+                if let (Some(p), Some(node)) = (p, node) {
+                    assert_eq!(node_ix.index(&node), i);
+                    assert_eq!(node_tb.probe_value(&node), tb.probe_value(&p));
+                }
+            }
+        }
+        let p = Position::start(rules, 4, 3).expect("a start");
+        let node = KalahNode::<4>::from_position(&p).expect("a node");
+        let cfg = SearchConfig {
+            threads: 1,
+            tt_bytes: 1 << 20,
+            ..SearchConfig::default()
+        };
+        let a = Solver::new(&p, cfg.clone(), Some(&tb))
+            .and_then(|mut s| s.solve(&p))
+            .expect("solved");
+        let b = Solver::new(&node, cfg, Some(&node_tb))
+            .and_then(|mut s| s.solve(&node))
+            .expect("solved");
+        assert_eq!((a.value, &a.best, a.nodes), (b.value, &b.best, b.nodes));
+        assert_eq!(
+            (a.oracle_probes, a.oracle_hits),
+            (b.oracle_probes, b.oracle_hits)
+        );
+        assert!(a.oracle_hits > 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
