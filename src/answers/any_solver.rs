@@ -165,6 +165,19 @@ impl<R: Rules> AnySolver<R> {
             7 => try_node!(7, Kalah7),
             _ => {}
         }
+        Self::over_position(root, cfg, tables)
+    }
+
+    /// A solver over [`Position`] whatever `root` is: the reference the node's search must
+    /// agree with (same values, moves and, on 1 thread, node counts).
+    ///
+    /// # Errors
+    /// As [`Solver::new`].
+    pub fn over_position(
+        root: &Position<R>,
+        cfg: SearchConfig,
+        tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
+    ) -> Result<Self, SearchError> {
         let oracle = tables.map(|t| t as &'static dyn Oracle<Position<R>>);
         Solver::new(root, cfg, oracle).map(AnySolver::Position)
     }
@@ -276,3 +289,7 @@ impl<R: Rules> AnySolver<R> {
         each!(self, p, |s, q| s.analyze_tracked(q, proven))
     }
 }
+
+#[cfg(test)]
+#[path = "any_solver_tests.rs"]
+mod tests;
