@@ -1,4 +1,4 @@
-//! A prototype (issue 57, session 21): a Kalah search node that *is* the mover's word.
+//! A Kalah search node that *is* the mover's word (issue 57, sessions 21-22).
 //!
 //! [`KalahNode<N>`] is a [`solver::Game`] of its own for Kalah on `N <= 7` holes: 16 bytes, the
 //! board seen from the side to move (as `KalahWord::for_each_move` takes it and
@@ -6,8 +6,10 @@
 //! to South's orientation, drawn as a [`crate::board::Board`] or dispatched on the rules' type or
 //! the board's size at run time. Keys, children (moves, order, gains), layers, stakes, estimates
 //! and move hints are exactly those of [`Position`]'s word path (`src/game.rs`), so a search
-//! over either type visits the same nodes and finds the same values (`node_tests.rs`). Not used
-//! by any front end yet: docs/performance.md, "The Kalah node as its own word, a prototype".
+//! over either type visits the same nodes and finds the same values (`node_tests.rs`). Used
+//! by the analyzer's kept search ([`crate::answers::AnySolver`]), which serves `solve`, `analyze`,
+//! `serve`, `--batch`, the engine protocol and Python's `Analyzer`; the other searches are still
+//! over [`Position`] (docs/performance.md, "The Kalah node as its own word, a prototype").
 //!
 //! The word's lanes:
 //!
@@ -239,7 +241,7 @@ impl<const N: usize> Game for KalahNode<N> {
     }
 }
 
-/// The endgame tables' index of [`KalahNode`] (prototype): the slots of
+/// The endgame tables' index of [`KalahNode`]: the slots of
 /// [`crate::endgame::MancalaIndexer`] for the same rules and size (the rank of the pits from the
 /// mover's view within their layer), so a [`tables::Tablebase`] opened with it reads the same
 /// files and answers a node without turning it into a [`Position`]; only the word's rank, no
