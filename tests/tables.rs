@@ -2,7 +2,9 @@
 //! damaged files, `verify` catching a wrong entry, and the `tables` commands end to end.
 
 use crate::reference::{self, RefGame};
-use crate::util::{cfg, fails, json, mancala, ok, temp_dir, Position, Setup, Side};
+use crate::util::{
+    cfg, fails, json, mancala, mancala_command, ok, temp_dir, Position, Setup, Side,
+};
 use mancala::endgame::{table_id, MancalaIndexer};
 use mancala::rules::{Dakon, DjenonAboure, Kalah, Rules, SanYao, WalakPussa};
 use solver::search::solve;
@@ -776,5 +778,74 @@ fn verify_words_match_its_verdict() {
     );
     let info = ok(&["tables", "info", "--dir", &d]);
     assert!(info.contains("MANIFEST: its SHA-256 differs"), "{info}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A search reads only the layers its position can reach (its own and those below: sowing never
+/// adds seeds), through `--tables` and the default directory alike: a layer above the position
+/// that is damaged cannot change its answer and is not read, and a position that reaches it is
+/// refused with the layer's file named.
+#[test]
+fn a_search_reads_only_the_layers_its_position_can_reach() {
+    let dir = temp_dir("reachable");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "tables",
+        "build",
+        "kalah",
+        "--holes",
+        "4",
+        "--max-seeds",
+        "8",
+        "--dir",
+        d,
+    ]);
+    let name = table_id(&Kalah::default(), 4).file_name(7);
+    let path = dir.join(&name);
+    let file = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &file[..file.len() / 2]).unwrap();
+    let value = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("value:"))
+            .unwrap_or_else(|| panic!("no value line: {out}"))
+            .to_string()
+    };
+    let tables_arg = format!("--tables={d}");
+    // Three and four seeds on the board: layers 0-4, a small part of the set, are whole.
+    for position in ["0,0,0,1/0,0,0,2/0,0/S", "1,0,2,0/0,1,0,0/3,4/N"] {
+        let searched = ok(&["solve", "--no-tables", "kalah", "--position", position]);
+        let with = ok(&["solve", &tables_arg, "kalah", "--position", position]);
+        assert_eq!(value(&with), value(&searched), "{position}");
+        let defaulted = mancala_command()
+            .env("MANCALA_TABLES", &dir)
+            .args(["analyze", "kalah", "--position", position])
+            .output()
+            .unwrap();
+        assert!(
+            defaulted.status.success(),
+            "{position}: {}",
+            String::from_utf8_lossy(&defaulted.stderr)
+        );
+    }
+    // Eight seeds: the search may meet layer 7, so it is read and refused.
+    for args in [
+        vec![
+            "solve",
+            &tables_arg,
+            "kalah",
+            "--position",
+            "1,1,1,1/1,1,1,1/0,0/S",
+        ],
+        vec![
+            "analyze",
+            &tables_arg,
+            "kalah",
+            "--position",
+            "1,1,1,1/1,1,1,1/0,0/S",
+        ],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains(&name), "{args:?}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -31,4 +31,4 @@ mod tests;
 
 pub use identity::{default_dir, table_id, TABLES_ENV};
 pub use indexer::MancalaIndexer;
-pub use open::{open, open_for_search, Hold};
+pub use open::{open, open_for_layers, open_for_search, reachable_layer, Hold};

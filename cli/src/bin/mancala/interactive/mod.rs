@@ -114,7 +114,8 @@ impl InteractiveArgs {
         let Some(dir) = self.tables_dir() else {
             return Ok(None);
         };
-        let tb = mancala::endgame::open_for_search(&dir, start)
+        // Every layer: a later round of a match may hold more seeds than `start`.
+        let tb = mancala::endgame::open_for_layers(&dir, start, mancala::board::MAX_BOARD_SEEDS)
             .with_context(|| format!("--tables {}", dir.display()))?;
         Ok(Some(tb))
     }
