@@ -16,7 +16,7 @@
 //! the statuses out). A memory that cannot be opened, or fails, is dropped with a note
 //! ([`Analyzer::take_notes`]); the answers do not depend on it.
 //!
-//! It keeps its transposition table across calls (one [`Solver`], rebuilt only for a position
+//! It keeps its transposition table across calls (one [`AnySolver`], rebuilt only for a position
 //! that does not fit it: another game, board, burnt pits or sons, or more seeds), so that the positions of one game
 //! played move by move share what earlier searches proved. A search stopped by the caller's
 //! [`Limits`] answers with what it proved: exact values for the moves it finished, bounds for
@@ -41,11 +41,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
+use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError};
 use solver::{Children, Game};
 use tables::{TableError, Tablebase};
 
 use super::answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
+use super::any_solver::AnySolver;
 use super::book::{self, BookError};
 use super::identity::rules_identity;
 use super::live::Live;
@@ -230,7 +231,7 @@ struct Slot<R: Rules> {
     burnt: u32,
     sons: u32,
     tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
-    solver: Solver<'static, Position<R>>,
+    solver: AnySolver<R>,
 }
 
 impl<R: Rules> Slot<R> {
@@ -241,6 +242,7 @@ impl<R: Rules> Slot<R> {
             && self.sons == p.board().sons
             && p.key_bound() <= self.key_bound
             && p.stake() <= self.stake
+            && self.solver.takes(p)
     }
 }
 
@@ -480,10 +482,7 @@ impl<R: Rules> Analyzer<R> {
 
     /// The search, fitted to `p`: the one kept from earlier calls when `p` fits it, else a new
     /// one sized to `p`.
-    fn solver_for(
-        &mut self,
-        p: &Position<R>,
-    ) -> Result<&mut Solver<'static, Position<R>>, AnalyzerError> {
+    fn solver_for(&mut self, p: &Position<R>) -> Result<&mut AnySolver<R>, AnalyzerError> {
         let tables = self.tables_for(p)?;
         let fits = self.slot.as_ref().is_some_and(|s| {
             s.fits(p) && s.tables.map(|t| t as *const _) == tables.map(|t| t as *const _)
@@ -500,8 +499,7 @@ impl<R: Rules> Analyzer<R> {
                 wide_table: self.config.wide_table,
                 ..SearchConfig::default()
             };
-            let oracle = tables.map(|t| t as &'static dyn Oracle<Position<R>>);
-            let solver = Solver::new(p, cfg, oracle).map_err(AnalyzerError::Search)?;
+            let solver = AnySolver::new(p, cfg, tables).map_err(AnalyzerError::Search)?;
             self.slot = Some(Slot {
                 rules: *p.rules(),
                 holes: p.board().holes,
@@ -535,7 +533,7 @@ impl<R: Rules> Analyzer<R> {
         &mut self,
         p: &Position<R>,
         limits: &Limits,
-        job: impl FnOnce(&mut Solver<'static, Position<R>>) -> Result<T, SearchError>,
+        job: impl FnOnce(&mut AnySolver<R>) -> Result<T, SearchError>,
     ) -> Result<Result<T, SearchError>, AnalyzerError> {
         self.open_asked_tables(p)?;
         self.watched(limits, |me| -> Result<_, AnalyzerError> {

@@ -27,16 +27,19 @@
 
 pub mod analyzer;
 pub mod answer;
+pub mod any_solver;
 pub mod book;
 pub mod identity;
 pub mod live;
 pub mod memory;
+pub mod node_tables;
 pub mod shared_tables;
 pub mod sizing;
 pub(crate) mod watch;
 
 pub use analyzer::{Analyzer, AnalyzerConfig, AnalyzerError, Limits, MemoryChoice, TablesChoice};
 pub use answer::{Analysis, Answer, Bounds, MoveAnswer, Source};
+pub use any_solver::AnySolver;
 pub use identity::rules_identity;
 pub use live::{Live, LiveAnalysis, LiveSolve};
 pub use sizing::TableSize;

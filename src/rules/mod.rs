@@ -48,9 +48,9 @@ pub(crate) use track::{
 
 pub use dakon::{Dakon, DakonOption};
 pub use djenon_aboure::DjenonAboure;
-pub use kalah::KalahWord;
 pub(crate) use kalah::{rotate, with_word_size, WordMove};
 pub use kalah::{Kalah, KalahOption};
+pub use kalah::{KalahNode, KalahNodeIndexer, KalahWord};
 pub use san_yao::SanYao;
 pub use walak_pussa::{WalakPussa, WalakPussaOption};
 

@@ -49,13 +49,27 @@ use crate::verify::{verify_layer_until, WrongEntry};
 pub type MoveOf<I> = <<I as Indexer>::G as Game>::Move;
 
 /// The tables of one game, options and board size: layers `0..=max_layer()`, all present.
+///
+/// The layers and what was found of them are shared (behind [`Arc`]s) with every view of the
+/// same files through another indexer ([`Tablebase::reindexed`]): a set of tables is held once
+/// in memory however many game types search with it, and a contradiction found through one view
+/// is every view's fault.
 pub struct Tablebase<I: Indexer> {
     ix: I,
     id: TableId,
-    tables: Vec<Table>,
+    /// A slice behind the `Arc`, not a `Vec`: a probe reads the table's address from here
+    /// directly, as it did from a `Vec`.
+    tables: Arc<[Table]>,
+    /// The checks' findings, shared by every view.
+    found: Arc<Found>,
+}
+
+/// What the checks found in a set of tables, whichever view asked.
+struct Found {
     /// The first contradiction a sampled check inside a search found.
     fault: OnceLock<Arc<TableError>>,
-    /// What [`Tablebase::check`] knows of each layer (`checks[k]` is layer `k`).
+    /// What [`Tablebase::check`] knows of each layer (`checks[k]` is layer `k`): slots, which
+    /// every view of the same files numbers alike.
     checks: Vec<LayerCheck>,
 }
 
@@ -121,9 +135,30 @@ impl<I: Indexer> Tablebase<I> {
         Ok(Tablebase {
             ix,
             id,
-            fault: OnceLock::new(),
-            checks: (0..tables.len()).map(|_| LayerCheck::default()).collect(),
-            tables,
+            found: Arc::new(Found {
+                fault: OnceLock::new(),
+                checks: (0..tables.len()).map(|_| LayerCheck::default()).collect(),
+            }),
+            tables: tables.into(),
+        })
+    }
+
+    /// The same tables read through another indexer `ix`, whose game numbers the slots of each
+    /// layer as this one's does (another type for the same positions, e.g. a faster search
+    /// node): the layers' bytes and the checks' findings are shared, not copied, so a fault
+    /// found through either is reported by both.
+    ///
+    /// # Errors
+    /// [`TableError::Mismatch`] when a layer's length is not what `ix` expects of it.
+    pub fn reindexed<J: Indexer>(&self, ix: J) -> Result<Tablebase<J>, TableError> {
+        for (k, t) in self.tables.iter().enumerate() {
+            t.expect(&self.id, k as u32, ix.layer_len(k as u32))?;
+        }
+        Ok(Tablebase {
+            ix,
+            id: self.id.clone(),
+            tables: self.tables.clone(),
+            found: self.found.clone(),
         })
     }
 
@@ -302,7 +337,7 @@ impl<I: Indexer> Tablebase<I> {
             return Ok(true);
         }
         let layer = pos.layer();
-        let lc = &self.checks[layer as usize];
+        let lc = &self.found.checks[layer as usize];
         if let Some(verdict) = lc.whole.get() {
             return self.verdict(verdict).map(|()| true);
         }
@@ -341,7 +376,7 @@ impl<I: Indexer> Tablebase<I> {
     /// Whether `layer` was checked whole (see the module docs).
     #[cfg(test)]
     pub(crate) fn checked_whole(&self, layer: u32) -> bool {
-        self.checks[layer as usize].whole.get().is_some()
+        self.found.checks[layer as usize].whole.get().is_some()
     }
 
     /// Checks every slot of `layer` (see the module docs), once, in parallel on the current
@@ -351,7 +386,7 @@ impl<I: Indexer> Tablebase<I> {
     /// of the same layer, which must not wait for this one. Two checks that race both run, and the
     /// first verdict is kept (they agree).
     fn check_whole(&self, layer: u32, stop: Stop<'_>) -> Result<bool, TableError> {
-        let lc = &self.checks[layer as usize];
+        let lc = &self.found.checks[layer as usize];
         if lc.whole.get().is_none() {
             let Some(v) = verify_layer_until(&self.ix, &self.tables, layer, &Silent, stop) else {
                 return Ok(false);
@@ -433,7 +468,7 @@ impl<I: Indexer> Tablebase<I> {
 
     /// The first contradiction that a sampled check inside a search found, if any.
     pub fn fault(&self) -> Option<&TableError> {
-        self.fault.get().map(|e| &**e)
+        self.found.fault.get().map(|e| &**e)
     }
 
     /// Checks `pos`, at `layer` and `index`, when it is in the sample (see the module docs),
@@ -455,7 +490,7 @@ impl<I: Indexer> Tablebase<I> {
         let mut children = Children::new();
         pos.children(&mut children);
         if let Err(e) = self.check_one(pos, children.as_slice()) {
-            let _ = self.fault.set(Arc::new(e));
+            let _ = self.found.fault.set(Arc::new(e));
         }
     }
 
@@ -540,13 +575,13 @@ impl<I: Indexer> Oracle<I::G> for Tablebase<I> {
     fn audit(&self, pos: &I::G, stop: Stop<'_>) {
         if !pos.is_over() && (pos.layer() as usize) < self.tables.len() {
             if let Err(e) = self.check_until(pos, stop) {
-                let _ = self.fault.set(Arc::new(e));
+                let _ = self.found.fault.set(Arc::new(e));
             }
         }
     }
 
     fn fault(&self) -> Option<OracleFault> {
-        let fault = self.fault.get()?.clone();
+        let fault = self.found.fault.get()?.clone();
         Some(OracleFault::shared(fault))
     }
 }

@@ -503,6 +503,36 @@ fn a_closure_too_large_to_walk_checks_its_whole_layer() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A view through another indexer ([`Tablebase::reindexed`]) reads the same layers, not a copy,
+/// and a contradiction its audit finds is the viewed set's fault too (and the other way).
+#[test]
+fn a_reindexed_view_shares_the_layers_and_their_faults() {
+    let dir = temp_dir("reindexed");
+    let tables = build_toy::<true>(&dir, 6);
+    let mut vals: Vec<i16> = (0..tables[6].len())
+        .map(|i| tables[6].get(i) as i16)
+        .collect();
+    let p = Piles::<true>([2, 2, 2]);
+    let slot = Toy::<true>.index(&p) as usize;
+    // Within the layer's range either way.
+    vals[slot] += if vals[slot] > 0 { -2 } else { 2 };
+    let mut tables = tables;
+    tables[6] = Table::from_bytes("bad", format::encode_file(&id(true), 6, &vals)).unwrap();
+    let tb = Tablebase::new(Toy::<true>, id(true), tables, Check::Checksums).unwrap();
+    let view = tb.reindexed(Toy::<true>).unwrap();
+    assert!(std::ptr::eq(view.tables().as_ptr(), tb.tables().as_ptr()));
+    assert!(tb.fault().is_none() && view.fault().is_none());
+    solver::search::Oracle::audit(&view, &p, solver::Stop::never());
+    assert!(matches!(
+        view.fault(),
+        Some(TableError::Contradiction { .. })
+    ));
+    assert!(matches!(tb.fault(), Some(TableError::Contradiction { .. })));
+    // A view made after the fault sees it too.
+    assert!(tb.reindexed(Toy::<true>).unwrap().fault().is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn memory_estimate_counts_entries() {
     let m = memory_estimate(&Toy::<false>, 3);

@@ -9,7 +9,7 @@
 //! | where | what | used by |
 //! |---|---|---|
 //! | [`Kalah`]'s [`Rules::sow`] (this file) | the rules as docs/rules.md states them, seed by seed on the shared [`lap_with_store`] | everything; the reference for the other two |
-//! | [`KalahWord`] (`word.rs`) | the whole board in one 128-bit word: a lap is one add of a mask | the search's children and keys ([`crate::game`]), the table builder's moves |
+//! | [`KalahWord`] (`word.rs`) | the whole board in one 128-bit word: a lap is one add of a mask | the search's children and keys ([`crate::game`]; [`KalahNode`], `node.rs`, the analyzer's search node, is its word), the table builder's moves |
 //! | `Plan` (`crate::endgame`'s `kalah_plan.rs`) | what each pit's move does on *every* board of one mover's row, worked out once per row | the table builder's stages |
 //!
 //! The tests that tie them together:
@@ -23,8 +23,12 @@
 //! - `tests/agree.rs`: [`Rules::sow`] against the independent reference engine in
 //!   `tests/reference`, on random games.
 
+mod node;
+#[cfg(test)]
+mod node_tests;
 mod word;
 
+pub use node::{KalahNode, KalahNodeIndexer};
 pub use word::KalahWord;
 pub(crate) use word::{rotate, with_word_size, WordMove};
 

@@ -102,7 +102,7 @@ const fn sow_masks() -> [[[u128; 16]; 16]; 16] {
 }
 
 /// 1 in each of the first `lanes` lanes.
-const fn ones(lanes: usize) -> u128 {
+pub(super) const fn ones(lanes: usize) -> u128 {
     (u128::MAX / 0xff) >> (8 * (16 - lanes))
 }
 
@@ -168,6 +168,16 @@ impl KalahWord {
     pub(crate) fn for_rules<R: Rules>(rules: &R, holes: u8) -> Option<Self> {
         let kalah = (rules as &dyn std::any::Any).downcast_ref::<Kalah>()?;
         KalahWord::new(*kalah, holes)
+    }
+
+    /// The generator for `rules` on `N` holes (`1..=7`, which the caller's type checks).
+    #[inline(always)]
+    pub(super) fn sized<const N: usize>(rules: Kalah) -> Self {
+        debug_assert!((1..=7).contains(&N));
+        KalahWord {
+            rules,
+            holes: N as u8,
+        }
     }
 
     /// Holes per row: the `N` every call must name.

@@ -8,7 +8,7 @@ pub(crate) use stopped::winner_within;
 
 use super::{move_list, setup, PositionArgs};
 use anyhow::Result;
-use mancala::answers::{Analyzer, AnalyzerError, Limits, Source};
+use mancala::answers::{Analyzer, AnalyzerError, AnySolver, Limits, Source};
 use mancala::board::Move;
 use mancala::rules::Rules;
 use mancala::stop::StopToken;
@@ -16,7 +16,7 @@ use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
 use mancala_cli::{json, report, signal};
 use serde::Serialize;
-use solver::search::{Proven, SearchError, Solver};
+use solver::search::{Proven, SearchError};
 use std::io::StdoutLock;
 use std::io::Write;
 use std::process::ExitCode;
@@ -58,7 +58,7 @@ fn run_search<R: Rules, T>(
     control: &Control,
     bounds: &'static str,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
-    job: impl FnOnce(&mut Solver<'_, Position<R>>) -> Result<T, SearchError>,
+    job: impl FnOnce(&mut AnySolver<R>) -> Result<T, SearchError>,
 ) -> Result<Result<T, Stopped>> {
     let progress = analyzer.progress();
     let nodes_before = progress.nodes();
