@@ -16,6 +16,7 @@
 //! assert_eq!(s.future, 6); // nothing is in the stores yet
 //! ```
 
+use crate::answers::AnySolver;
 use crate::board::Move;
 use crate::rules::Rules;
 use crate::Position;
@@ -48,7 +49,8 @@ pub struct Solution {
 /// [`SearchError::Interrupted`] when `cfg.stop` was raised; [`SearchError::Table`] when the
 /// transposition table cannot be built for this position and size.
 pub fn solve<R: Rules>(p: &Position<R>, cfg: &SearchConfig) -> Result<Solution, SearchError> {
-    let r = solver::solve(p, cfg, None)?;
+    // Over the Kalah node when `p` is one (the same tree, values and moves; fewer instructions).
+    let r = AnySolver::new(p, cfg.clone(), None)?.solve(p)?;
     Ok(Solution {
         value: p.final_value(r.value),
         future: r.value,
@@ -68,7 +70,7 @@ pub fn analyze<R: Rules>(
     p: &Position<R>,
     cfg: &SearchConfig,
 ) -> Result<Vec<(Move, i32)>, SearchError> {
-    let moves = solver::analyze(p, cfg, None)?;
+    let moves = AnySolver::new(p, cfg.clone(), None)?.analyze(p)?;
     // Each value is the mover's net future winnings by that move: the same turn into the final
     // score as the position's own future value.
     Ok(moves

@@ -11,20 +11,21 @@
 //! position is solved once.
 //!
 //! ```
-//! use mancala::{pie, rules::Kalah, Position};
-//! use solver::search::{SearchConfig, Solver};
+//! use mancala::{answers::AnySolver, pie, rules::Kalah, Position};
+//! use solver::search::SearchConfig;
 //! let start = Position::start(Kalah::default(), 2, 2).unwrap();
 //! let turns = pie::first_turns(&start, 1000).unwrap();
-//! let mut solver = Solver::new(&start, SearchConfig::default(), None).unwrap();
+//! let mut solver = AnySolver::new(&start, SearchConfig::default(), None).unwrap();
 //! let r = pie::pie(&start, &turns, &mut solver).unwrap();
 //! assert_eq!(r.values.len(), turns.len());
 //! assert!(r.pie_value <= 0);
 //! ```
 
+use crate::answers::AnySolver;
 use crate::board::{Move, Side};
 use crate::rules::Rules;
 use crate::Position;
-use solver::search::{SearchError, Solver};
+use solver::search::SearchError;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -197,7 +198,7 @@ impl Choice {
 pub fn pie<R: Rules>(
     start: &Position<R>,
     turns: &[Turn<R>],
-    solver: &mut Solver<'_, Position<R>>,
+    solver: &mut AnySolver<'_, R>,
 ) -> Result<Pie, SearchError> {
     let mut known: HashMap<String, i32> = HashMap::new();
     let mut values = Vec::with_capacity(turns.len());

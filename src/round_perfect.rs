@@ -31,6 +31,7 @@
 //! best move is played; a round that repeats a position then ends by endless play (§2.10, §13.5),
 //! which [`play_round`] applies.
 
+use crate::answers::AnySolver;
 use crate::board::{Move, Side};
 use crate::matches::{Match, MatchError};
 use crate::rules::Rules;
@@ -451,9 +452,10 @@ pub fn play_round<R: Rules, E>(
 
 /// The `best` callback of [`RoundPerfect::choose`] and [`play_round`] answered by a search: the
 /// value and the best moves of each position by `solver` (one solver per round, so that its
-/// transposition table serves every position of the round).
+/// transposition table serves every position of the round; over the Kalah node when the round's
+/// start is one, [`AnySolver::new`]).
 pub fn by_search<'s, 'o: 's, R: Rules>(
-    solver: &'s mut solver::Solver<'o, Position<R>>,
+    solver: &'s mut AnySolver<'o, R>,
 ) -> impl FnMut(&Position<R>, Need) -> Result<Best, solver::SearchError> + use<'s, 'o, R> {
     move |q, need| {
         let (value, moves) = solver.best_moves(q, need == Need::First)?;

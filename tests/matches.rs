@@ -6,12 +6,12 @@ use crate::reference::rounds::{
 };
 use crate::reference::RefGame;
 use crate::util::{fails, json, ok, solve_value, xorshift, Move, Pair, Position, Side};
+use mancala::answers::AnySolver;
 use mancala::matches::{next_round, Between, Match, MatchOptions};
 use mancala::notation::RoundSetup;
 use mancala::round_perfect::{Choice, Reason, RoundPerfect};
 use mancala::rules::{Dakon, Rules, SanYao, WalakPussa};
 use proptest::prelude::*;
-use solver::search::Solver;
 use std::collections::HashSet;
 
 /// A round position of `rules`, validated and normalised.
@@ -747,7 +747,7 @@ type Played<R> = Vec<(Position<R>, Choice)>;
 /// Round-perfect play (§13.5) from `p` with the search's move values: the positions met, each
 /// choice, and whether a position repeated (play then stops at the repeated position).
 fn round_perfect_from<R: Rules>(p: Position<R>) -> (Played<R>, Position<R>, bool) {
-    let mut solver = Solver::new(&p, crate::util::cfg(1), None).unwrap();
+    let mut solver = AnySolver::new(&p, crate::util::cfg(1), None).unwrap();
     let mut values = mancala::round_perfect::by_search(&mut solver);
     let mut perfect = RoundPerfect::new();
     let mut seen = HashSet::new();

@@ -8,14 +8,16 @@ use crate::settings;
 use crate::tables::PyTables;
 use crate::watch::watch;
 use crate::with_pos;
-use mancala::answers::{Analysis, Analyzer, AnalyzerConfig, AnalyzerError, Limits, TableSize};
+use mancala::answers::{
+    Analysis, Analyzer, AnalyzerConfig, AnalyzerError, AnySolver, Limits, TableSize,
+};
 use mancala::endgame::{default_dir, open_for_search, MancalaIndexer};
 use mancala::round_perfect::{Reason, RoundPerfect};
 use mancala::stop::StopToken;
 use mancala::Position;
 use pyo3::exceptions::PyTimeoutError;
 use pyo3::prelude::*;
-use solver::search::{Oracle, Progress, Proven, SearchConfig, SearchError, Solver};
+use solver::search::{Progress, Proven, SearchConfig, SearchError};
 use solver::Game;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -145,7 +147,7 @@ fn run<R: Wrap, T: Send>(
     p: &Position<R>,
     o: &SearchOpts,
     job: impl FnOnce(
-            &mut Solver<'_, Position<R>>,
+            &mut AnySolver<'_, R>,
             &mut Proven<mancala::board::Move>,
         ) -> Result<T, SearchError>
         + Send,
@@ -161,11 +163,12 @@ fn run<R: Wrap, T: Send>(
         .as_ref()
         .map(|d| open_tables(py, d, p))
         .transpose()?;
-    let oracle = tb.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
     let mut proven = Proven::default();
     let limit = o.time_limit.map(Duration::from_secs_f64);
+    // Over the Kalah node when `p` is one: the tables, opened for this call, are read through
+    // a view made for it.
     let w = watch(py, limit, &stop, || {
-        Solver::new(p, cfg, oracle).and_then(|mut s| job(&mut s, &mut proven))
+        AnySolver::scoped(p, cfg, tb.as_ref(), |s| job(s, &mut proven)).and_then(|r| r)
     })?;
     Ok(Ran {
         result: w.value,

@@ -231,7 +231,7 @@ struct Slot<R: Rules> {
     burnt: u32,
     sons: u32,
     tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
-    solver: AnySolver<R>,
+    solver: AnySolver<'static, R>,
 }
 
 impl<R: Rules> Slot<R> {
@@ -482,7 +482,7 @@ impl<R: Rules> Analyzer<R> {
 
     /// The search, fitted to `p`: the one kept from earlier calls when `p` fits it, else a new
     /// one sized to `p`.
-    fn solver_for(&mut self, p: &Position<R>) -> Result<&mut AnySolver<R>, AnalyzerError> {
+    fn solver_for(&mut self, p: &Position<R>) -> Result<&mut AnySolver<'static, R>, AnalyzerError> {
         let tables = self.tables_for(p)?;
         let fits = self.slot.as_ref().is_some_and(|s| {
             s.fits(p) && s.tables.map(|t| t as *const _) == tables.map(|t| t as *const _)
@@ -533,7 +533,7 @@ impl<R: Rules> Analyzer<R> {
         &mut self,
         p: &Position<R>,
         limits: &Limits,
-        job: impl FnOnce(&mut AnySolver<R>) -> Result<T, SearchError>,
+        job: impl FnOnce(&mut AnySolver<'static, R>) -> Result<T, SearchError>,
     ) -> Result<Result<T, SearchError>, AnalyzerError> {
         self.open_asked_tables(p)?;
         self.watched(limits, |me| -> Result<_, AnalyzerError> {

@@ -17,28 +17,31 @@ use tables::Tablebase;
 use super::node_tables::node_view;
 use crate::board::Move;
 use crate::endgame::MancalaIndexer;
-use crate::rules::{KalahNode, Rules};
+use crate::rules::{KalahNode, KalahNodeIndexer, Rules};
 use crate::Position;
 
 /// A [`Solver`] of a position's game, over [`KalahNode<N>`] when the root is a Kalah position
 /// of `N <= 7` holes the node takes ([`KalahNode::from_position`]), else over [`Position`].
-pub enum AnySolver<R: Rules> {
+///
+/// `'o` is the tables' borrow: `'static` for the kept sets ([`AnySolver::new`]), a call's own for
+/// tables opened for one search ([`AnySolver::scoped`]).
+pub enum AnySolver<'o, R: Rules> {
     /// Any game, any board.
-    Position(Solver<'static, Position<R>>),
+    Position(Solver<'o, Position<R>>),
     /// Kalah on 1 hole.
-    Kalah1(Solver<'static, KalahNode<1>>),
+    Kalah1(Solver<'o, KalahNode<1>>),
     /// Kalah on 2 holes.
-    Kalah2(Solver<'static, KalahNode<2>>),
+    Kalah2(Solver<'o, KalahNode<2>>),
     /// Kalah on 3 holes.
-    Kalah3(Solver<'static, KalahNode<3>>),
+    Kalah3(Solver<'o, KalahNode<3>>),
     /// Kalah on 4 holes.
-    Kalah4(Solver<'static, KalahNode<4>>),
+    Kalah4(Solver<'o, KalahNode<4>>),
     /// Kalah on 5 holes.
-    Kalah5(Solver<'static, KalahNode<5>>),
+    Kalah5(Solver<'o, KalahNode<5>>),
     /// Kalah on 6 holes.
-    Kalah6(Solver<'static, KalahNode<6>>),
+    Kalah6(Solver<'o, KalahNode<6>>),
     /// Kalah on 7 holes.
-    Kalah7(Solver<'static, KalahNode<7>>),
+    Kalah7(Solver<'o, KalahNode<7>>),
 }
 
 /// `$body` with `$s` the solver of whichever variant `$self` is (and `$q` the root `$p` in that
@@ -137,7 +140,7 @@ fn node_solver<const N: usize, R: Rules>(
     Solver::new(&root, cfg, oracle)
 }
 
-impl<R: Rules> AnySolver<R> {
+impl<R: Rules> AnySolver<'static, R> {
     /// A solver for `root` and the positions it reaches, with `tables` as its oracle: over
     /// [`KalahNode`] when `root` is one, else over [`Position`].
     ///
@@ -167,7 +170,18 @@ impl<R: Rules> AnySolver<R> {
         }
         Self::over_position(root, cfg, tables)
     }
+}
 
+/// A solver over the node `root` with the view `view` of the tables as its oracle.
+fn node_solver_with<'v, const N: usize>(
+    root: &KalahNode<N>,
+    cfg: SearchConfig,
+    view: Option<&'v Tablebase<KalahNodeIndexer<N>>>,
+) -> Result<Solver<'v, KalahNode<N>>, SearchError> {
+    Solver::new(root, cfg, view.map(|v| v as &'v dyn Oracle<KalahNode<N>>))
+}
+
+impl<'o, R: Rules> AnySolver<'o, R> {
     /// A solver over [`Position`] whatever `root` is: the reference the node's search must
     /// agree with (same values, moves and, on 1 thread, node counts).
     ///
@@ -176,10 +190,49 @@ impl<R: Rules> AnySolver<R> {
     pub fn over_position(
         root: &Position<R>,
         cfg: SearchConfig,
-        tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
+        tables: Option<&'o Tablebase<MancalaIndexer<R>>>,
     ) -> Result<Self, SearchError> {
-        let oracle = tables.map(|t| t as &'static dyn Oracle<Position<R>>);
+        let oracle = tables.map(|t| t as &'o dyn Oracle<Position<R>>);
         Solver::new(root, cfg, oracle).map(AnySolver::Position)
+    }
+
+    /// Runs `job` on a solver for `root` as [`AnySolver::new`] chooses it, with `tables`
+    /// borrowed for this call only (tables opened for one search): the node's view of them is
+    /// made for the call and dropped after it, with the solver. `Err` only when the solver
+    /// cannot be built.
+    ///
+    /// # Errors
+    /// As [`AnySolver::new`].
+    pub fn scoped<T>(
+        root: &Position<R>,
+        cfg: SearchConfig,
+        tables: Option<&Tablebase<MancalaIndexer<R>>>,
+        job: impl FnOnce(&mut AnySolver<'_, R>) -> T,
+    ) -> Result<T, SearchError> {
+        macro_rules! try_node {
+            ($n:literal, $variant:ident) => {
+                if let Some(q) = KalahNode::<$n>::from_position(root) {
+                    let view = tables
+                        .map(|tb| tb.reindexed(KalahNodeIndexer::<$n>::new(q.rules())))
+                        .transpose()
+                        .map_err(|e| SearchError::Oracle(OracleFault::shared(Arc::new(e))))?;
+                    let s = node_solver_with::<$n>(&q, cfg, view.as_ref())?;
+                    return Ok(job(&mut AnySolver::$variant(s)));
+                }
+            };
+        }
+        match root.board().holes {
+            1 => try_node!(1, Kalah1),
+            2 => try_node!(2, Kalah2),
+            3 => try_node!(3, Kalah3),
+            4 => try_node!(4, Kalah4),
+            5 => try_node!(5, Kalah5),
+            6 => try_node!(6, Kalah6),
+            7 => try_node!(7, Kalah7),
+            _ => {}
+        }
+        let mut s = AnySolver::over_position(root, cfg, tables)?;
+        Ok(job(&mut s))
     }
 
     /// Whether this solver searches `p`'s game type: any position for the [`Position`] solver,

@@ -160,3 +160,44 @@ fn a_view_through_the_nodes_index_shares_the_layers_and_their_faults() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_scoped_search_with_its_own_tables_is_the_positions() {
+    // Tables opened for one search (as `mancala.solve` and `verify` open them), the node's view
+    // made for the call: the same answers, 1-thread nodes and oracle probes as over `Position`.
+    let dir = built_tables("scoped", 8);
+    for rules in kalahs() {
+        for p in boards(rules) {
+            if p.is_over() {
+                continue;
+            }
+            let tb = crate::endgame::open_for_search(&dir, &p).expect("the tables");
+            for tables in [None, Some(&tb)] {
+                let node = AnySolver::scoped(&p, config(&p), tables, |s| {
+                    assert!(s.is_node(), "{p}");
+                    (s.solve(&p), s.nodes())
+                })
+                .expect("a solver");
+                let node = (node.0.expect("solved"), node.1);
+                let reference = AnySolver::over_position(&p, config(&p), tables)
+                    .and_then(|mut s| Ok((s.solve(&p)?, s.nodes())))
+                    .expect("solved");
+                let (a, b) = (&node.0, &reference.0);
+                assert_eq!(a.value, b.value, "{p}");
+                assert_eq!(a.best, b.best, "{p}");
+                assert_eq!(a.pv, b.pv, "{p}");
+                assert_eq!(a.nodes, b.nodes, "{p}");
+                assert_eq!(node.1, reference.1, "{p}");
+                assert_eq!(
+                    (a.oracle_probes, a.oracle_hits),
+                    (b.oracle_probes, b.oracle_hits),
+                    "{p}"
+                );
+                if tables.is_some() {
+                    assert!(a.oracle_probes > 0, "{p}");
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -205,6 +205,39 @@ fn the_analyzer_grades_as_the_bare_search_does() {
 }
 
 #[test]
+fn the_kalah_node_grades_as_the_position_does() {
+    // SolverSource searches a Kalah board of at most 7 holes over the node: the same grades,
+    // values, best moves and (1 thread) nodes as the same source over `Position`.
+    let ec = Kalah {
+        empty_capture: true,
+        ..Kalah::default()
+    };
+    for (rules, holes, seeds) in [
+        (Kalah::default(), 4, 3),
+        (ec, 3, 4),
+        (Kalah::default(), 5, 2),
+    ] {
+        let start = Position::start(rules, holes, seeds).unwrap();
+        for seed in 1..=2 {
+            let options = ReviewOptions {
+                all_best: seed == 2,
+                ..ReviewOptions::default()
+            };
+            let moves = random_game(&start, seed, 200);
+            let mut node = SolverSource::new(&start, cfg(), None, None).unwrap();
+            assert!(node.is_node());
+            let got = review(&mut node, &start, &moves, &options).unwrap();
+            let mut position = SolverSource::over_position(&start, cfg(), None, None).unwrap();
+            assert!(!position.is_node());
+            let want = review(&mut position, &start, &moves, &options).unwrap();
+            assert!(got.is_exact());
+            assert_eq!(got, want, "{start} seed {seed}");
+            assert_eq!(node.nodes(), position.nodes(), "{start} seed {seed}");
+        }
+    }
+}
+
+#[test]
 fn the_book_answers_kalah_6x4s_first_move() {
     // Every move of Kalah(6,4)'s start is in the opening book: graded with no search at all.
     use crate::answers::{Analyzer, AnalyzerConfig, MemoryChoice, TablesChoice};

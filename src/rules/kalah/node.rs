@@ -7,9 +7,10 @@
 //! the board's size at run time. Keys, children (moves, order, gains), layers, stakes, estimates
 //! and move hints are exactly those of [`Position`]'s word path (`src/game.rs`), so a search
 //! over either type visits the same nodes and finds the same values (`node_tests.rs`). Used
-//! by the analyzer's kept search ([`crate::answers::AnySolver`]), which serves `solve`, `analyze`,
-//! `serve`, `--batch`, the engine protocol and Python's `Analyzer`; the other searches are still
-//! over [`Position`] (docs/performance.md, "The Kalah node as its own word, a prototype").
+//! through [`crate::answers::AnySolver`] by every search but the MPI solver's: the analyzer's
+//! (`solve`, `analyze`, `serve`, `--batch`, the engine protocol, Python's `Analyzer`), the
+//! review, play's engine, `dataset`, `verify`, `pie`, `round_perfect` and Python's `solve`
+//! (docs/performance.md, "The Kalah node as its own word, a prototype").
 //!
 //! The word's lanes:
 //!

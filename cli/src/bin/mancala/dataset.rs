@@ -14,12 +14,12 @@ use super::solve::{analyzer_error, warn_notes};
 use super::{json, setup, PositionArgs};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use mancala::answers::{book, Limits};
+use mancala::answers::{book, AnySolver, Limits};
 use mancala::board::{Move, Side};
 use mancala::rules::Rules;
 use mancala::Position;
 use mancala_cli::{exit, signal};
-use solver::search::{SearchError, Solver};
+use solver::search::SearchError;
 use solver::Game;
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -112,17 +112,18 @@ pub(super) fn run<R: Rules>(a: &DatasetArgs, rules: R) -> Result<ExitCode> {
         out.finish(&lines)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Kept for the rest of the process (the command's), so that the search over the Kalah node
+    // reads them through the view kept beside them.
     let tb = a
         .search
         .tables_dir()
         .map(|d| setup::tables_for_search(&d, &start))
-        .transpose()?;
-    let oracle = tb
-        .as_ref()
-        .map(|t| t as &dyn solver::search::Oracle<Position<R>>);
+        .transpose()?
+        .map(|t| &*Box::leak(Box::new(t)));
     let mut cfg = a.search.config(&start)?;
     cfg.stop = Some(signal::token());
-    let mut solver = Solver::new(&start, cfg, oracle).map_err(setup::search_error)?;
+    // Over the Kalah node when `start` is one.
+    let mut solver = AnySolver::new(&start, cfg, tb).map_err(setup::search_error)?;
     let mut rng = SplitMix(a.seed);
     let mut seen: HashSet<Position<R>> = HashSet::new();
     // Perfect play meets the same positions game after game: each is valued once.
@@ -187,7 +188,7 @@ pub(super) fn run<R: Rules>(a: &DatasetArgs, rules: R) -> Result<ExitCode> {
 /// Every legal move of `p` with the final value it reaches, each with the best final value for
 /// the side to move (the same in every entry: the position's value).
 fn analysis<R: Rules>(
-    solver: &mut Solver<'_, Position<R>>,
+    solver: &mut AnySolver<'_, R>,
     p: &Position<R>,
 ) -> Result<Vec<(Move, i32, i32)>> {
     let moves = match solver.analyze(p) {

@@ -46,7 +46,7 @@ impl CalibrationArgs {
     }
 }
 
-impl<R: Rules> Engine<'_, R> {
+impl<R: Rules> Engine<R> {
     /// The calibrated engine's move in `p` and the value it leads to (final South minus North):
     /// every move valued exactly, then the calibrated choice, the first best move being the
     /// perfect one. `None` when Ctrl-C abandoned the valuing.

@@ -106,18 +106,20 @@ impl InteractiveArgs {
     }
 
     /// The endgame tables for the engine, opened once for the whole session (a table slot is a
-    /// board with every pit open, so `start` tells the game and size, not which rounds use them).
+    /// board with every pit open, so `start` tells the game and size, not which rounds use them)
+    /// and kept for the rest of the process: the engine's search over the Kalah node reads them
+    /// through a view kept beside them ([`mancala::answers::AnySolver::new`]).
     fn open_tables<R: Rules>(
         &self,
         start: &Position<R>,
-    ) -> Result<Option<Tablebase<MancalaIndexer<R>>>> {
+    ) -> Result<Option<&'static Tablebase<MancalaIndexer<R>>>> {
         let Some(dir) = self.tables_dir() else {
             return Ok(None);
         };
         // Every layer: a later round of a match may hold more seeds than `start`.
         let tb = mancala::endgame::open_for_layers(&dir, start, mancala::board::MAX_BOARD_SEEDS)
             .with_context(|| format!("--tables {}", dir.display()))?;
-        Ok(Some(tb))
+        Ok(Some(Box::leak(Box::new(tb))))
     }
 }
 
@@ -138,7 +140,7 @@ pub(super) fn play<R: Rules>(
         .map(str::to_string)
         .collect();
     let session = session::Game::new(start, prefix);
-    run(session, args, tb.as_ref(), pos.command_line("play"))
+    run(session, args, tb, pos.command_line("play"))
 }
 
 /// `match --interactive`: the match `m` (its `--moves` already played, `moves` the list given).
@@ -151,20 +153,19 @@ pub(super) fn play_match<R: Rules>(
     let tb = args.open_tables(&first)?;
     let prefix = pos.moves.iter().map(|m| m.trim().to_string()).collect();
     let head = pos.command_line("match");
-    run(session::MatchPlay::new(m, prefix), args, tb.as_ref(), head)
+    run(session::MatchPlay::new(m, prefix), args, tb, head)
 }
 
 /// `head`: the command line that sets up the same game, for the replay hint of `history`.
 fn run<S: session::Session>(
     session: S,
     args: &InteractiveArgs,
-    tb: Option<&Tablebase<MancalaIndexer<S::R>>>,
+    tb: Option<&'static Tablebase<MancalaIndexer<S::R>>>,
     head: String,
 ) -> Result<ExitCode> {
     let threads = super::setup::threads(args.threads)?;
     let hash = super::setup::hash_bytes(args.hash_mb)?;
-    let oracle = tb.map(|t| t as &dyn solver::search::Oracle<Position<S::R>>);
-    let mut engine = think::Engine::new(threads, hash, oracle);
+    let mut engine = think::Engine::new(threads, hash, tb);
     engine.calibrated = args.calibration.player()?;
     let mut input = input::Input::new()?;
     repl::run(session, args.sides(), &mut engine, &mut input, head)

@@ -101,7 +101,7 @@ impl<S: Session> State<S> {
 pub(super) fn run<S: Session>(
     session: S,
     sides: Sides,
-    engine: &mut Engine<'_, S::R>,
+    engine: &mut Engine<S::R>,
     input: &mut Input,
     head: String,
 ) -> Result<ExitCode> {
@@ -185,7 +185,7 @@ pub(super) fn run<S: Session>(
 /// The engine's moves while it is its turn, until a human's turn, the end, or a pause.
 fn engine_moves<S: Session>(
     st: &mut State<S>,
-    engine: &mut Engine<'_, S::R>,
+    engine: &mut Engine<S::R>,
     out: &mut impl Write,
 ) -> Result<()> {
     while !st.now.finished() && !st.paused {
@@ -220,7 +220,7 @@ fn engine_moves<S: Session>(
 /// One engine move for the side to move; false when Ctrl-C abandoned it (the engine then waits).
 fn engine_move<S: Session>(
     st: &mut State<S>,
-    engine: &mut Engine<'_, S::R>,
+    engine: &mut Engine<S::R>,
     out: &mut impl Write,
 ) -> Result<bool> {
     let p = *st.now.position();
@@ -266,7 +266,7 @@ fn engine_move<S: Session>(
 /// Carries out one command line; false to leave.
 fn command<S: Session>(
     st: &mut State<S>,
-    engine: &mut Engine<'_, S::R>,
+    engine: &mut Engine<S::R>,
     line: &str,
     out: &mut impl Write,
 ) -> Result<bool> {
@@ -415,7 +415,7 @@ fn undo<S: Session>(st: &mut State<S>, out: &mut impl Write) -> Result<()> {
 /// `hint`: every legal move's value, best first (ties in move order).
 fn hint<S: Session>(
     st: &mut State<S>,
-    engine: &mut Engine<'_, S::R>,
+    engine: &mut Engine<S::R>,
     out: &mut impl Write,
 ) -> Result<()> {
     let p = *st.now.position();

@@ -7,24 +7,27 @@
 //! [`SearchError::Interrupted`], and the player is back at the prompt with the game as it was.
 //! The watcher also draws a spinner on a terminal.
 //!
-//! One [`Solver`] per round: a round's pit statuses are fixed (docs/rules.md §13.1) and the
-//! table's key leaves them out, so a table serves one round's positions and no other; within a
-//! round every search reuses what the earlier ones stored.
+//! One solver per round ([`AnySolver`]: over the Kalah node when the round's start is one): a
+//! round's pit statuses are fixed (docs/rules.md §13.1) and the table's key leaves them out, so
+//! a table serves one round's positions and no other; within a round every search reuses what
+//! the earlier ones stored.
 
 use super::status;
 use crate::{fallback, setup};
 use anyhow::Result;
 use mancala::answers::live::{self, Live};
-use mancala::answers::{Analyzer, AnalyzerConfig, Bounds, MemoryChoice, TablesChoice};
+use mancala::answers::{Analyzer, AnalyzerConfig, AnySolver, Bounds, MemoryChoice, TablesChoice};
 use mancala::board::Move;
+use mancala::endgame::MancalaIndexer;
 use mancala::rules::Rules;
 use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::watch::{OnSignal, Spinner, Watcher};
-use solver::search::{Oracle, Progress, SearchConfig, SearchError, Solver};
+use solver::search::{Progress, SearchConfig, SearchError};
 use solver::{Children, Game};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+use tables::Tablebase;
 
 /// How long a search runs before the spinner shows: quick replies should not flicker.
 const SPINNER_AFTER: Duration = Duration::from_millis(500);
@@ -39,16 +42,16 @@ fn look_ahead<R: Rules>(p: &Position<R>, pick: &OnceLock<Option<Move>>) -> Optio
 }
 
 /// Exact searches for interactive play.
-pub(super) struct Engine<'o, R: Rules> {
+pub(super) struct Engine<R: Rules> {
     threads: usize,
     hash_bytes: setup::HashSize,
     /// The endgame tables, for rounds whose pits are all open.
-    oracle: Option<&'o dyn Oracle<Position<R>>>,
+    tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
     /// Raised to abandon the search in progress; lowered before each search.
     stop: StopToken,
     progress: Arc<Progress>,
     /// The solver of the current round and the round's start.
-    solver: Option<(Position<R>, Solver<'o, Position<R>>)>,
+    solver: Option<(Position<R>, AnySolver<'static, R>)>,
     /// The calibrated player that picks the engine's moves, when it is not perfect.
     pub(super) calibrated: Option<mancala::calibrated::Calibrated>,
     /// The book and the memory of proven positions, asked before any search: the opening of a
@@ -56,11 +59,11 @@ pub(super) struct Engine<'o, R: Rules> {
     known: Analyzer<R>,
 }
 
-impl<'o, R: Rules> Engine<'o, R> {
+impl<R: Rules> Engine<R> {
     pub(super) fn new(
         threads: usize,
         hash_bytes: setup::HashSize,
-        oracle: Option<&'o dyn Oracle<Position<R>>>,
+        tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
     ) -> Self {
         // Installs the handler now: from here on a first Ctrl-C raises the token instead of
         // killing the process, at the prompt too (where `repl` looks at it after each read).
@@ -68,7 +71,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         Self {
             threads,
             hash_bytes,
-            oracle,
+            tables,
             stop: StopToken::new(),
             progress: Arc::new(Progress::new()),
             solver: None,
@@ -83,7 +86,7 @@ impl<'o, R: Rules> Engine<'o, R> {
     }
 
     /// The solver for the round that started at `root`, made anew when the round changed.
-    fn solver(&mut self, root: &Position<R>) -> Result<&mut Solver<'o, Position<R>>> {
+    fn solver(&mut self, root: &Position<R>) -> Result<&mut AnySolver<'static, R>> {
         if self.solver.as_ref().is_none_or(|(r, _)| r != root) {
             self.solver = None;
             let cfg = SearchConfig {
@@ -95,8 +98,8 @@ impl<'o, R: Rules> Engine<'o, R> {
                 ..SearchConfig::default()
             };
             // A table slot is an all-open board: rounds with burnt pits or sons go without.
-            let oracle = self.oracle.filter(|_| !root.board().has_statuses());
-            let s = Solver::new(root, cfg, oracle).map_err(setup::search_error)?;
+            let tables = self.tables.filter(|_| !root.board().has_statuses());
+            let s = AnySolver::new(root, cfg, tables).map_err(setup::search_error)?;
             self.solver = Some((*root, s));
         }
         Ok(&mut self.solver.as_mut().expect("just made").1)
@@ -110,7 +113,7 @@ impl<'o, R: Rules> Engine<'o, R> {
         root: &Position<R>,
         what: &str,
         proven: impl Fn() -> String + Send + Sync,
-        job: impl FnOnce(&mut Solver<'o, Position<R>>) -> Result<T, SearchError>,
+        job: impl FnOnce(&mut AnySolver<'static, R>) -> Result<T, SearchError>,
     ) -> Result<Option<T>> {
         let stop = self.stop.clone();
         stop.reset();

@@ -58,7 +58,7 @@ fn run_search<R: Rules, T>(
     control: &Control,
     bounds: &'static str,
     to_final: impl Fn(i32) -> i32 + Send + Sync,
-    job: impl FnOnce(&mut AnySolver<R>) -> Result<T, SearchError>,
+    job: impl FnOnce(&mut AnySolver<'static, R>) -> Result<T, SearchError>,
 ) -> Result<Result<T, Stopped>> {
     let progress = analyzer.progress();
     let nodes_before = progress.nodes();

@@ -12,7 +12,6 @@ use mancala::Position;
 use mancala_cli::args::parse_seconds;
 use mancala_cli::json::{self, SizeStatus};
 use mancala_cli::report::moves_text;
-use solver::search::Oracle;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -166,11 +165,8 @@ fn survey<R: Rules>(
                 tb = Some((h, opened));
             }
         }
-        let oracle = tb
-            .as_ref()
-            .and_then(|t| t.1.as_ref())
-            .map(|t| t as &dyn Oracle<Position<R>>);
-        let mut r = match solve_limited(&p, engine, oracle) {
+        let tables = tb.as_ref().and_then(|t| t.1.as_ref());
+        let mut r = match solve_limited(&p, engine, tables) {
             Ok(r) => r,
             // Ctrl-C: this size and the ones after it are unfinished; the finished ones stay.
             Err(e) if e.downcast_ref::<mancala_cli::exit::Interrupted>().is_some() => {

@@ -4,6 +4,8 @@
 use crate::setup;
 use anyhow::Result;
 use clap::Args;
+use mancala::answers::AnySolver;
+use mancala::endgame::MancalaIndexer;
 use mancala::rules::Rules;
 use mancala::stop::StopToken;
 use mancala::Position;
@@ -11,9 +13,10 @@ use mancala_cli::exit::Interrupted;
 use mancala_cli::json::SizeStatus;
 use mancala_cli::signal;
 use mancala_cli::watch::{OnSignal, Watcher};
-use solver::search::{Oracle, SearchConfig, SearchError, Solver};
+use solver::search::{SearchConfig, SearchError};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+use tables::Tablebase;
 
 /// Search resources shared by the subcommands that solve games.
 #[derive(Args, Debug, Clone)]
@@ -58,11 +61,12 @@ pub(super) struct Solved {
 }
 
 /// Solves `p` (its final South-minus-North value and best moves) within the engine's time limit.
-/// A timer thread raises the search's stop token at the deadline (or on Ctrl-C).
+/// A timer thread raises the search's stop token at the deadline (or on Ctrl-C). Over the Kalah
+/// node when `p` is one, `tables` read through a view made for this search.
 pub(super) fn solve_limited<R: Rules>(
     p: &Position<R>,
     engine: &Engine,
-    oracle: Option<&dyn Oracle<Position<R>>>,
+    tables: Option<&Tablebase<MancalaIndexer<R>>>,
 ) -> Result<Solved> {
     let stop = StopToken::new();
     let cfg = SearchConfig {
@@ -76,12 +80,12 @@ pub(super) fn solve_limited<R: Rules>(
     let (result, nodes) = Watcher::new("the search", OnSignal::Stop)
         .stop(stop.clone())
         .deadline(engine.limit)
-        .run(|| match Solver::new(p, cfg, oracle) {
-            Ok(mut solver) => {
+        .run(|| {
+            AnySolver::scoped(p, cfg, tables, |solver| {
                 let r = solver.solve(p);
                 (r, solver.nodes())
-            }
-            Err(e) => (Err(e), 0),
+            })
+            .unwrap_or_else(|e| (Err(e), 0))
         });
     if signal::interrupted() {
         return Err(Interrupted("the search was stopped before it finished".into()).into());

@@ -12,6 +12,7 @@ use super::limited::{note, EngineArgs};
 use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
+use mancala::answers::AnySolver;
 use mancala::board::Side;
 use mancala::matches::{Match, MatchOptions};
 use mancala::round_perfect::{self, PlayError};
@@ -22,7 +23,7 @@ use mancala::Position;
 use mancala_cli::args::{parse_range, parse_seconds};
 use mancala_cli::json;
 use mancala_cli::watch::{OnSignal, Watcher};
-use solver::search::{SearchConfig, SearchError, Solver};
+use solver::search::{SearchConfig, SearchError};
 use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
@@ -244,8 +245,10 @@ fn play_match<R: Rules>(
             .deadline(limit)
             .run(|| {
                 // One solver per round: the statuses are fixed within it, so its table serves
-                // every position of the round and no other.
-                let mut solver = Solver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
+                // every position of the round and no other. Over the Kalah node when the round's
+                // start is one (a round with burnt pits or sons stays on `Position`).
+                let mut solver =
+                    AnySolver::new(&round.start, cfg, None).map_err(PlayError::Values)?;
                 let mut best = round_perfect::by_search(&mut solver);
                 round_perfect::play_round(&mut m, &mut best)
             });

@@ -9,6 +9,8 @@ use super::survey_args::{exit_status, SurveyArgs};
 use crate::setup;
 use anyhow::{bail, Result};
 use clap::Args;
+use mancala::answers::AnySolver;
+use mancala::endgame::MancalaIndexer;
 use mancala::notation::Setup;
 use mancala::pie::{self, Choice, Pie, Turn, TurnsError};
 use mancala::rules::{GameKind, Rules};
@@ -19,11 +21,12 @@ use mancala_cli::json::{self, SizeStatus, SwapChoice};
 use mancala_cli::report::moves_text;
 use mancala_cli::signal;
 use mancala_cli::watch::{OnSignal, Watcher};
-use solver::search::{Oracle, SearchConfig, SearchError, Solver};
+use solver::search::{SearchConfig, SearchError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use tables::Tablebase;
 
 #[derive(Args, Debug)]
 pub(super) struct PieArgs {
@@ -233,12 +236,9 @@ fn survey<R: Rules>(
                 tb = Some((h, opened));
             }
         }
-        let oracle = tb
-            .as_ref()
-            .and_then(|t| t.1.as_ref())
-            .map(|t| t as &dyn Oracle<Position<R>>);
+        let tables = tb.as_ref().and_then(|t| t.1.as_ref());
         let started = Instant::now();
-        let (result, nodes) = value_turns(&start, &turns, engine, oracle);
+        let (result, nodes) = value_turns(&start, &turns, engine, tables);
         if signal::interrupted() {
             b.status = SizeStatus::Interrupted;
             out.push(b);
@@ -274,12 +274,13 @@ fn survey<R: Rules>(
     Ok(out)
 }
 
-/// The values of `turns` within the engine's time limit, by one solver made for `start`.
+/// The values of `turns` within the engine's time limit, by one solver made for `start` (over
+/// the Kalah node when `start` is one, `tables` read through a view made for it).
 fn value_turns<R: Rules>(
     start: &Position<R>,
     turns: &[Turn<R>],
     engine: &Engine,
-    oracle: Option<&dyn Oracle<Position<R>>>,
+    tables: Option<&Tablebase<MancalaIndexer<R>>>,
 ) -> (Result<Pie, SearchError>, u64) {
     let stop = StopToken::new();
     let cfg = SearchConfig {
@@ -292,12 +293,12 @@ fn value_turns<R: Rules>(
     Watcher::new("the search", OnSignal::Stop)
         .stop(stop.clone())
         .deadline(engine.limit)
-        .run(|| match Solver::new(start, cfg, oracle) {
-            Ok(mut solver) => {
-                let r = pie::pie(start, turns, &mut solver);
+        .run(|| {
+            AnySolver::scoped(start, cfg, tables, |solver| {
+                let r = pie::pie(start, turns, solver);
                 (r, solver.nodes())
-            }
-            Err(e) => (Err(e), 0),
+            })
+            .unwrap_or_else(|e| (Err(e), 0))
         })
 }
 

@@ -17,7 +17,6 @@ use mancala::Position;
 use mancala_cli::args::parse_seconds;
 use mancala_cli::json;
 use mancala_cli::report::moves_text;
-use solver::search::Oracle;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,12 +123,11 @@ pub(super) fn run(a: &PublishedArgs) -> Result<ExitCode> {
                         opened.push((key, t));
                     }
                 }
-                let oracle = opened
+                let tables = opened
                     .iter()
                     .find(|(k, _)| *k == key)
-                    .and_then(|(_, t)| t.as_ref())
-                    .map(|t| t as &dyn Oracle<Position<Kalah>>);
-                let r = solve_limited(&p, &engine, oracle)?;
+                    .and_then(|(_, t)| t.as_ref());
+                let r = solve_limited(&p, &engine, tables)?;
                 note(&format!(
                     "Kalah({},{}) {}: {} ({:.1} s)",
                     b.holes,
