@@ -146,10 +146,7 @@ fn run<R: Wrap, T: Send>(
     py: Python<'_>,
     p: &Position<R>,
     o: &SearchOpts,
-    job: impl FnOnce(
-            &mut AnySolver<'_, R>,
-            &mut Proven<mancala::board::Move>,
-        ) -> Result<T, SearchError>
+    job: impl FnOnce(&mut AnySolver<'_, R>, &mut Proven<mancala::board::Move>) -> Result<T, SearchError>
         + Send,
 ) -> PyResult<Ran<T, mancala::board::Move>> {
     let mut cfg = o.config(p);
