@@ -21,7 +21,8 @@ pub struct SearchConfig {
     /// table's entries [`GROW_AFTER`](super::GROW_AFTER) times over is stopped, the table grows
     /// fourfold (keeping every entry) and the job starts again, so a solve allocates about what
     /// its tree can use; from [`LARGE_TABLE_BYTES`](super::LARGE_TABLE_BYTES) on, only after
-    /// [`GROW_AFTER_LARGE`](super::GROW_AFTER_LARGE) times. `0`, or no more than `tt_bytes`: the
+    /// [`GROW_AFTER_LARGE`](super::GROW_AFTER_LARGE) times, and beside an oracle only after
+    /// [`GROW_AFTER_ORACLE`](super::GROW_AFTER_ORACLE) times. `0`, or no more than `tt_bytes`: the
     /// table keeps its size.
     pub tt_max_bytes: usize,
     /// Raise this token ([`StopToken::stop`]) to stop the search, the move generations inside it

@@ -95,4 +95,4 @@ pub use oracle::{Oracle, OracleFault, OracleSlot};
 pub use outcome::{Proven, SearchError, SearchResult};
 pub use progress::Progress;
 pub use solver::{analyze, solve, Solver};
-pub use threads::{GROW_AFTER, GROW_AFTER_LARGE, LARGE_TABLE_BYTES};
+pub use threads::{GROW_AFTER, GROW_AFTER_LARGE, GROW_AFTER_ORACLE, LARGE_TABLE_BYTES};

@@ -37,15 +37,27 @@ pub const LARGE_TABLE_BYTES: usize = 512 << 20;
 pub const GROW_AFTER_LARGE: u64 = 4;
 const _: () = assert!(GROW_AFTER_LARGE > GROW_AFTER);
 
+/// [`GROW_AFTER`] for a search with an oracle (endgame tables), at every size. The oracle answers
+/// the deep part of the tree, so an entry stands for a shallow subtree and saves little work,
+/// while a table past the processor's cache makes every node wait longer for its entry; and the
+/// tables' own lookups already fill much of the cache. Kalah(6,4) with K=20 and K=24 tables, both
+/// rules, 1 and 2 threads: 8 was within 4 % of the best fixed size in every case, where growing
+/// after 1 (to 128-512 MiB) took up to 1.7 times as long (docs/performance.md).
+pub const GROW_AFTER_ORACLE: u64 = 8;
+const _: () = assert!(GROW_AFTER_ORACLE >= GROW_AFTER_LARGE);
+
 /// The nodes after which a job in a table of `bytes` bytes and `capacity` entries gives up for a
-/// bigger one, given the bytes the table may still grow by.
-fn grow_after(bytes: usize, capacity: usize, room: usize) -> u64 {
+/// bigger one, given the bytes the table may still grow by and whether an oracle answers the
+/// tree's deep part.
+fn grow_after(bytes: usize, capacity: usize, room: usize, oracle: bool) -> u64 {
     if room < bytes / 2 || room == 0 {
         // A table at its largest (or a fixed one) never gives up, and then behaves exactly as
         // before growth existed.
         return u64::MAX;
     }
-    let times = if bytes >= LARGE_TABLE_BYTES {
+    let times = if oracle {
+        GROW_AFTER_ORACLE
+    } else if bytes >= LARGE_TABLE_BYTES {
         GROW_AFTER_LARGE
     } else {
         GROW_AFTER
@@ -117,7 +129,12 @@ impl<'o, G: Game> Pool<'o, G> {
             self.busy.clear();
             let room = self.cfg.tt_max_bytes.saturating_sub(self.tt.bytes());
             // Nodes past which the job gives up for a bigger table.
-            let grow_after = grow_after(self.tt.bytes(), self.tt.capacity(), room);
+            let grow_after = grow_after(
+                self.tt.bytes(),
+                self.tt.capacity(),
+                room,
+                self.oracle.is_some(),
+            );
             let (answer, stats, outgrown, bounds) = match self.tt.tables() {
                 Tables::Narrow(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
                 Tables::Wide(t) => run_on(t, self.oracle, &self.busy, &self.cfg, job, grow_after),
@@ -245,7 +262,7 @@ fn run_on<G: Game, W: Width>(
 
 #[cfg(test)]
 mod tests {
-    use super::{grow_after, GROW_AFTER, GROW_AFTER_LARGE, LARGE_TABLE_BYTES};
+    use super::{grow_after, GROW_AFTER, GROW_AFTER_LARGE, GROW_AFTER_ORACLE, LARGE_TABLE_BYTES};
 
     #[test]
     fn a_large_table_grows_later() {
@@ -253,17 +270,32 @@ mod tests {
         let cap_nodes = cap as u64;
         // Below the large size: after its entries' worth of nodes.
         for bytes in [8 * mib, 128 * mib, LARGE_TABLE_BYTES - 1] {
-            assert_eq!(grow_after(bytes, cap, 4096 * mib), GROW_AFTER * cap_nodes);
+            assert_eq!(
+                grow_after(bytes, cap, 4096 * mib, false),
+                GROW_AFTER * cap_nodes
+            );
         }
         // At or past it: later.
         for bytes in [LARGE_TABLE_BYTES, 2048 * mib] {
             assert_eq!(
-                grow_after(bytes, cap, 8192 * mib),
+                grow_after(bytes, cap, 8192 * mib, false),
                 GROW_AFTER_LARGE * cap_nodes
             );
         }
         // No room to grow by half the table: never.
-        assert_eq!(grow_after(512 * mib, cap, 255 * mib), u64::MAX);
-        assert_eq!(grow_after(8 * mib, cap, 0), u64::MAX);
+        assert_eq!(grow_after(512 * mib, cap, 255 * mib, false), u64::MAX);
+        assert_eq!(grow_after(8 * mib, cap, 0, false), u64::MAX);
+        assert_eq!(grow_after(8 * mib, cap, 0, true), u64::MAX);
+    }
+
+    #[test]
+    fn a_table_beside_an_oracle_grows_later_at_every_size() {
+        let (mib, cap) = (1usize << 20, 1000usize);
+        for bytes in [8 * mib, 128 * mib, LARGE_TABLE_BYTES, 2048 * mib] {
+            assert_eq!(
+                grow_after(bytes, cap, 8192 * mib, true),
+                GROW_AFTER_ORACLE * cap as u64
+            );
+        }
     }
 }
