@@ -44,56 +44,40 @@ pub enum AnySolver<'o, R: Rules> {
     Kalah7(Solver<'o, KalahNode<7>>),
 }
 
+/// Calls `$m!` with `$args`, then `;` and every node variant with its hole count: the one list
+/// of the node types, which each match over them below expands.
+macro_rules! node_variants {
+    ($m:ident ! ( $($args:tt)* )) => {
+        $m!($($args)* ; Kalah1 1, Kalah2 2, Kalah3 3, Kalah4 4, Kalah5 5, Kalah6 6, Kalah7 7)
+    };
+}
+
 /// `$body` with `$s` the solver of whichever variant `$self` is (and `$q` the root `$p` in that
 /// solver's type, when given): the same code, monomorphised per node type.
 macro_rules! each {
-    ($self:expr, |$s:ident| $body:expr) => {
+    (@solver $self:expr, $s:ident, $body:expr; $($v:ident $n:literal),*) => {
         match $self {
             AnySolver::Position($s) => $body,
-            AnySolver::Kalah1($s) => $body,
-            AnySolver::Kalah2($s) => $body,
-            AnySolver::Kalah3($s) => $body,
-            AnySolver::Kalah4($s) => $body,
-            AnySolver::Kalah5($s) => $body,
-            AnySolver::Kalah6($s) => $body,
-            AnySolver::Kalah7($s) => $body,
+            $(AnySolver::$v($s) => $body,)*
         }
     };
-    ($self:expr, $p:expr, |$s:ident, $q:ident| $body:expr) => {
+    (@root $self:expr, $p:expr, $s:ident, $q:ident, $body:expr; $($v:ident $n:literal),*) => {
         match $self {
             AnySolver::Position($s) => {
                 let $q = $p;
                 $body
             }
-            AnySolver::Kalah1($s) => {
-                let $q = &node::<1, R>($p);
+            $(AnySolver::$v($s) => {
+                let $q = &node::<$n, R>($p);
                 $body
-            }
-            AnySolver::Kalah2($s) => {
-                let $q = &node::<2, R>($p);
-                $body
-            }
-            AnySolver::Kalah3($s) => {
-                let $q = &node::<3, R>($p);
-                $body
-            }
-            AnySolver::Kalah4($s) => {
-                let $q = &node::<4, R>($p);
-                $body
-            }
-            AnySolver::Kalah5($s) => {
-                let $q = &node::<5, R>($p);
-                $body
-            }
-            AnySolver::Kalah6($s) => {
-                let $q = &node::<6, R>($p);
-                $body
-            }
-            AnySolver::Kalah7($s) => {
-                let $q = &node::<7, R>($p);
-                $body
-            }
+            })*
         }
+    };
+    ($self:expr, |$s:ident| $body:expr) => {
+        node_variants!(each!(@solver $self, $s, $body))
+    };
+    ($self:expr, $p:expr, |$s:ident, $q:ident| $body:expr) => {
+        node_variants!(each!(@root $self, $p, $s, $q, $body))
     };
 }
 
@@ -151,23 +135,19 @@ impl<R: Rules> AnySolver<'static, R> {
         cfg: SearchConfig,
         tables: Option<&'static Tablebase<MancalaIndexer<R>>>,
     ) -> Result<Self, SearchError> {
-        macro_rules! try_node {
-            ($n:literal, $variant:ident) => {
-                if let Some(q) = KalahNode::<$n>::from_position(root) {
-                    return node_solver::<$n, R>(q, cfg, tables).map(AnySolver::$variant);
+        macro_rules! try_nodes {
+            (; $($v:ident $n:literal),*) => {
+                match root.board().holes {
+                    $($n => {
+                        if let Some(q) = KalahNode::<$n>::from_position(root) {
+                            return node_solver::<$n, R>(q, cfg, tables).map(AnySolver::$v);
+                        }
+                    })*
+                    _ => {}
                 }
             };
         }
-        match root.board().holes {
-            1 => try_node!(1, Kalah1),
-            2 => try_node!(2, Kalah2),
-            3 => try_node!(3, Kalah3),
-            4 => try_node!(4, Kalah4),
-            5 => try_node!(5, Kalah5),
-            6 => try_node!(6, Kalah6),
-            7 => try_node!(7, Kalah7),
-            _ => {}
-        }
+        node_variants!(try_nodes!());
         Self::over_position(root, cfg, tables)
     }
 }
@@ -209,28 +189,26 @@ impl<'o, R: Rules> AnySolver<'o, R> {
         tables: Option<&Tablebase<MancalaIndexer<R>>>,
         job: impl FnOnce(&mut AnySolver<'_, R>) -> T,
     ) -> Result<T, SearchError> {
-        macro_rules! try_node {
-            ($n:literal, $variant:ident) => {
-                if let Some(q) = KalahNode::<$n>::from_position(root) {
-                    let view = tables
-                        .map(|tb| tb.reindexed(KalahNodeIndexer::<$n>::new(q.rules())))
-                        .transpose()
-                        .map_err(|e| SearchError::Oracle(OracleFault::shared(Arc::new(e))))?;
-                    let s = node_solver_with::<$n>(&q, cfg, view.as_ref())?;
-                    return Ok(job(&mut AnySolver::$variant(s)));
+        macro_rules! try_nodes {
+            (; $($v:ident $n:literal),*) => {
+                match root.board().holes {
+                    $($n => {
+                        if let Some(q) = KalahNode::<$n>::from_position(root) {
+                            let view = tables
+                                .map(|tb| tb.reindexed(KalahNodeIndexer::<$n>::new(q.rules())))
+                                .transpose()
+                                .map_err(|e| {
+                                    SearchError::Oracle(OracleFault::shared(Arc::new(e)))
+                                })?;
+                            let s = node_solver_with::<$n>(&q, cfg, view.as_ref())?;
+                            return Ok(job(&mut AnySolver::$v(s)));
+                        }
+                    })*
+                    _ => {}
                 }
             };
         }
-        match root.board().holes {
-            1 => try_node!(1, Kalah1),
-            2 => try_node!(2, Kalah2),
-            3 => try_node!(3, Kalah3),
-            4 => try_node!(4, Kalah4),
-            5 => try_node!(5, Kalah5),
-            6 => try_node!(6, Kalah6),
-            7 => try_node!(7, Kalah7),
-            _ => {}
-        }
+        node_variants!(try_nodes!());
         let mut s = AnySolver::over_position(root, cfg, tables)?;
         Ok(job(&mut s))
     }
@@ -238,16 +216,15 @@ impl<'o, R: Rules> AnySolver<'o, R> {
     /// Whether this solver searches `p`'s game type: any position for the [`Position`] solver,
     /// one the node takes for a node's. (The positions a root reaches always are.)
     pub fn takes(&self, p: &Position<R>) -> bool {
-        match self {
-            AnySolver::Position(_) => true,
-            AnySolver::Kalah1(_) => KalahNode::<1>::from_position(p).is_some(),
-            AnySolver::Kalah2(_) => KalahNode::<2>::from_position(p).is_some(),
-            AnySolver::Kalah3(_) => KalahNode::<3>::from_position(p).is_some(),
-            AnySolver::Kalah4(_) => KalahNode::<4>::from_position(p).is_some(),
-            AnySolver::Kalah5(_) => KalahNode::<5>::from_position(p).is_some(),
-            AnySolver::Kalah6(_) => KalahNode::<6>::from_position(p).is_some(),
-            AnySolver::Kalah7(_) => KalahNode::<7>::from_position(p).is_some(),
+        macro_rules! takes {
+            ($this:expr, $p:expr; $($v:ident $n:literal),*) => {
+                match $this {
+                    AnySolver::Position(_) => true,
+                    $(AnySolver::$v(_) => KalahNode::<$n>::from_position($p).is_some(),)*
+                }
+            };
         }
+        node_variants!(takes!(self, p))
     }
 
     /// Whether the search runs over [`KalahNode`] (else over [`Position`]).
