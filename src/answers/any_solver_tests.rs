@@ -65,6 +65,28 @@ fn config(p: &Position<Kalah>) -> SearchConfig {
     }
 }
 
+/// Asserts that the node's search of `p` said what the search over [`Position`] said: value, best
+/// moves, PV, 1-thread nodes and oracle probes (some, when `tables`).
+fn assert_same_search(
+    node: &SearchResult<Position<Kalah>>,
+    reference: &SearchResult<Position<Kalah>>,
+    tables: bool,
+    p: &Position<Kalah>,
+) {
+    assert_eq!(node.value, reference.value, "{p}");
+    assert_eq!(node.best, reference.best, "{p}");
+    assert_eq!(node.pv, reference.pv, "{p}");
+    assert_eq!(node.nodes, reference.nodes, "{p}");
+    assert_eq!(
+        (node.oracle_probes, node.oracle_hits),
+        (reference.oracle_probes, reference.oracle_hits),
+        "{p}"
+    );
+    if tables {
+        assert!(node.oracle_probes > 0, "{p}");
+    }
+}
+
 /// Solves every board through a fresh analyzer (the node) and through [`Position`] with the
 /// same configuration and tables, and compares what they say.
 fn same_as_position(tables: impl Fn(&Position<Kalah>) -> TablesChoice, dir: Option<&Path>) {
@@ -88,18 +110,7 @@ fn same_as_position(tables: impl Fn(&Position<Kalah>) -> TablesChoice, dir: Opti
                     s.solve(&p)
                 })
                 .expect("solved");
-            assert_eq!(node.value, reference.value, "{p}");
-            assert_eq!(node.best, reference.best, "{p}");
-            assert_eq!(node.pv, reference.pv, "{p}");
-            assert_eq!(node.nodes, reference.nodes, "{p}");
-            assert_eq!(
-                (node.oracle_probes, node.oracle_hits),
-                (reference.oracle_probes, reference.oracle_hits),
-                "{p}"
-            );
-            if dir.is_some() {
-                assert!(node.oracle_probes > 0, "{p}");
-            }
+            assert_same_search(&node, &reference, dir.is_some(), &p);
             // The analyzer's own answer is the search's.
             let answer = a.solve(&p, &Limits::none()).expect("an answer");
             assert_eq!(answer.future.value(), Some(reference.value), "{p}");
@@ -182,20 +193,8 @@ fn a_scoped_search_with_its_own_tables_is_the_positions() {
                 let reference = AnySolver::over_position(&p, config(&p), tables)
                     .and_then(|mut s| Ok((s.solve(&p)?, s.nodes())))
                     .expect("solved");
-                let (a, b) = (&node.0, &reference.0);
-                assert_eq!(a.value, b.value, "{p}");
-                assert_eq!(a.best, b.best, "{p}");
-                assert_eq!(a.pv, b.pv, "{p}");
-                assert_eq!(a.nodes, b.nodes, "{p}");
+                assert_same_search(&node.0, &reference.0, tables.is_some(), &p);
                 assert_eq!(node.1, reference.1, "{p}");
-                assert_eq!(
-                    (a.oracle_probes, a.oracle_hits),
-                    (b.oracle_probes, b.oracle_hits),
-                    "{p}"
-                );
-                if tables.is_some() {
-                    assert!(a.oracle_probes > 0, "{p}");
-                }
             }
         }
     }
