@@ -15,10 +15,11 @@ use crate::Position;
 pub enum Hold {
     /// Memory-mapped: only the pages a few lookups touch are read.
     Mapped,
-    /// Read into memory on huge pages: for a search, which reads every file for its checksum
-    /// anyway and then makes millions of random lookups (on the page cache's 4 KiB pages each
-    /// one would also miss the TLB).
-    Read,
+    /// Held on huge pages for a search, which reads every file for its checksum anyway and
+    /// then makes millions of random lookups (on 4 KiB pages each one would also miss the TLB):
+    /// mapped from the page cache where the kernel maps it on huge pages, else read into
+    /// memory ([`Tablebase::open_resident_up_to`]).
+    Resident,
 }
 
 /// Opens the tables of `rules` on `holes` holes in `dir`, with the checksums of layers
@@ -35,9 +36,12 @@ pub fn open<R: Rules>(
     // Only the layers up to `check_up_to` can be read (a position's children are in its layer
     // or below), so the files above are not opened (nor validated, which reads them whole).
     let tb = match hold {
-        Hold::Read => Tablebase::open_up_to(ix, id, dir, Check::Headers, check_up_to)?,
-        // SAFETY: table files are written once (temp file + rename) and never modified in
-        // place; the program asks its users not to edit or truncate them while it runs (README).
+        // SAFETY (both): table files are written once (temp file + rename) and never modified
+        // in place; the program asks its users not to edit or truncate them while it runs
+        // (README).
+        Hold::Resident => {
+            unsafe { Tablebase::open_resident_up_to(ix, id, dir, Check::Headers, check_up_to) }?
+        }
         Hold::Mapped => {
             unsafe { Tablebase::open_mmap_up_to(ix, id, dir, Check::Headers, check_up_to) }?
         }
@@ -50,7 +54,7 @@ pub fn open<R: Rules>(
 }
 
 /// The tables in `dir` for a search from `p`: the layers a search from `p` can reach (its own
-/// and those below: sowing never adds seeds to the board), read into memory, every one's
+/// and those below: sowing never adds seeds to the board), held on huge pages ([`Hold::Resident`]), every one's
 /// checksum checked. A position with few seeds left is answered without reading the big upper
 /// layers: a 10-seed Kalah(6,4) position opened 0.4 s and 677 MB of K=24 tables before this, and
 /// reads a few hundred kilobytes now.
@@ -66,7 +70,7 @@ pub fn reachable_layer<R: Rules>(p: &Position<R>) -> u32 {
     p.board().seeds_on_board().min(MAX_BOARD_SEEDS)
 }
 
-/// The tables in `dir` for the game of `p`, layers `0..=up_to` at most, read into memory and
+/// The tables in `dir` for the game of `p`, layers `0..=up_to` at most, held on huge pages and
 /// checked: for a holder of tables that will be asked about more than one position
 /// ([`crate::answers`]'s shared tables), which may open every layer at once.
 pub fn open_for_layers<R: Rules>(
@@ -74,5 +78,5 @@ pub fn open_for_layers<R: Rules>(
     p: &Position<R>,
     up_to: u32,
 ) -> Result<Tablebase<MancalaIndexer<R>>, TableError> {
-    open(dir, *p.rules(), p.board().holes, up_to, Hold::Read)
+    open(dir, *p.rules(), p.board().holes, up_to, Hold::Resident)
 }

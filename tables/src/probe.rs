@@ -225,6 +225,32 @@ impl<I: Indexer> Tablebase<I> {
         Self::new(ix, id, tables, check)
     }
 
+    /// As [`Tablebase::open_up_to`], for a search: each file is memory-mapped from the page
+    /// cache when the kernel backs the mapping with huge pages (nothing copied, shared with
+    /// every other process using the set), and read into memory otherwise (see
+    /// `table/resident.rs`).
+    ///
+    /// # Safety
+    /// As [`Tablebase::open_mmap`].
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub unsafe fn open_resident_up_to(
+        ix: I,
+        id: TableId,
+        dir: &Path,
+        check: Check,
+        up_to: u32,
+    ) -> Result<Self, TableError> {
+        // SAFETY: forwarded to the caller.
+        let tables = Self::collect(&ix, &id, dir, up_to, |p, x| unsafe {
+            Table::map_resident_expecting(p, x)
+        })?;
+        // SAFETY: forwarded to the caller.
+        let tables = unsafe { crate::table::settle(tables) }?;
+        Self::new(ix, id, tables, check)
+    }
+
     /// Opens layers `0, 1, …` (at most `up_to`) until a file is missing. A path that exists in
     /// any form (a dangling link, a FIFO) counts as present, so that it is reported rather than
     /// taken for the end of the set.

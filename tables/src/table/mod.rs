@@ -291,9 +291,21 @@ impl Table {
     }
 
     unsafe fn map_checked(path: &Path, expected: Option<Expected<'_>>) -> Result<Self, TableError> {
+        // SAFETY: forwarded to the caller (see `map`).
+        unsafe { Self::map_advised(path, expected, |_| ()) }
+    }
+
+    /// [`Table::map_checked`], with `advise` called on the mapping before anything is read
+    /// from it.
+    unsafe fn map_advised(
+        path: &Path,
+        expected: Option<Expected<'_>>,
+        advise: impl FnOnce(&Mmap),
+    ) -> Result<Self, TableError> {
         let (file, _) = open_regular(path)?;
         // SAFETY: forwarded to the caller (see `map`).
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        advise(&map);
         let (header, payload_at) = format::parse(path, &map)?;
         if let Some(x) = expected {
             check_expected(path, &header, x)?;
@@ -405,6 +417,14 @@ impl Table {
     /// Bytes of the whole file.
     pub fn file_bytes(&self) -> u64 {
         self.file_len
+    }
+
+    /// The mapped bytes of the whole file, when the table is memory-mapped.
+    pub(crate) fn mapping(&self) -> Option<&[u8]> {
+        match &self.bytes {
+            Bytes::Mapped(m) => Some(m),
+            Bytes::Owned(_) => None,
+        }
     }
 
     #[inline(always)]
@@ -520,6 +540,9 @@ impl Table {
         )
     }
 }
+
+mod resident;
+pub(crate) use resident::settle;
 
 #[cfg(test)]
 mod tests;
