@@ -87,7 +87,8 @@ impl<'o, G: Game> Pool<'o, G> {
         let tt = if cfg.wide_table {
             TranspositionTable::wide(cfg.tt_bytes, root.key_bound(), root.stake())?
         } else {
-            TranspositionTable::for_game(root, cfg.tt_bytes)?
+            let max = cfg.tt_max_bytes.max(cfg.tt_bytes);
+            TranspositionTable::with_room(cfg.tt_bytes, max, root.key_bound(), root.stake())?
         };
         Ok(Self {
             tt,
@@ -150,10 +151,9 @@ impl<'o, G: Game> Pool<'o, G> {
             }
             // Everything the job stored is kept, so it picks up where it gave up.
             let bytes = self.tt.bytes().saturating_mul(4).min(self.cfg.tt_max_bytes);
-            match self.tt.grown(bytes, self.key_bound, self.stake) {
-                Ok(bigger) => self.tt = bigger,
+            if self.tt.grow(bytes, self.key_bound, self.stake).is_err() {
                 // No memory for a bigger table: go on in this one, to the end.
-                Err(_) => self.cfg.tt_max_bytes = 0,
+                self.cfg.tt_max_bytes = 0;
             }
         }
     }

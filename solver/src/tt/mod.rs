@@ -94,11 +94,26 @@ impl TranspositionTable {
     /// the wide entry; [`TtError::StakeTooLarge`] when `max_stake` exceeds [`MAX_STAKE`];
     /// [`TtError::Alloc`] when the memory is not available (the process does not abort).
     pub fn new(bytes: usize, key_bound: u128, max_stake: i32) -> Result<Self, TtError> {
+        Self::with_room(bytes, bytes, key_bound, max_stake)
+    }
+
+    /// As [`TranspositionTable::new`], with room to grow in place up to about `max_bytes`
+    /// ([`TranspositionTable::grow`]): address space only, until the table grows into it.
+    ///
+    /// # Errors
+    /// As [`TranspositionTable::new`].
+    pub fn with_room(
+        bytes: usize,
+        max_bytes: usize,
+        key_bound: u128,
+        max_stake: i32,
+    ) -> Result<Self, TtError> {
         let n = buckets::<Narrow>(bytes);
         if Table::<Narrow>::largest_quotient(key_bound, n) <= Narrow::MAX_QUOTIENT {
             check_stake(max_stake)?;
+            let room = buckets::<Narrow>(max_bytes).max(n);
             return Ok(Self {
-                tables: Tables::Narrow(Table::zeroed(n)?),
+                tables: Tables::Narrow(Table::zeroed_with_room(n, room)?),
             });
         }
         Self::wide(bytes, key_bound, max_stake)
@@ -148,6 +163,24 @@ impl TranspositionTable {
             Tables::Wide(t) => t.for_each_entry(|k, e| bigger.store(k, e)),
         }
         Ok(bigger)
+    }
+
+    /// Grows the table to about `bytes` bytes, keeping every entry: the table
+    /// [`TranspositionTable::grown`] would make, in place when it has the room and the same
+    /// entry width (no second table, no memory but the new part's touched), else as `grown`.
+    ///
+    /// # Errors
+    /// As [`TranspositionTable::new`]; the table is then unchanged.
+    pub fn grow(&mut self, bytes: usize, key_bound: u128, max_stake: i32) -> Result<(), TtError> {
+        if let Tables::Narrow(t) = &mut self.tables {
+            let n = buckets::<Narrow>(bytes);
+            // `new` would take the narrow entry for `n` buckets: `n` is larger than the table's.
+            if check_stake(max_stake).is_ok() && t.grow_in_place(n) {
+                return Ok(());
+            }
+        }
+        *self = self.grown(bytes, key_bound, max_stake)?;
+        Ok(())
     }
 
     /// The table of one width, for the search to be compiled for it.

@@ -52,9 +52,12 @@ pub(crate) struct Slot<Q = u64> {
 }
 
 /// A table of one width. Share it by `&` between threads.
+///
+/// The table is the first `len` buckets of its allocation; the rest, never touched, is room to
+/// grow in place ([`Table::grow_in_place`]).
 pub(crate) struct Table<W: Width> {
     buckets: Box<[W::Bucket]>,
-    /// `buckets.len()` as a `u64`, the divisor of the key.
+    /// The buckets in use, the divisor of the key.
     len: u64,
     /// The byte offset of the next chunk [`Table::fault_in_chunk`] gives out.
     faulted: AtomicUsize,
@@ -75,10 +78,28 @@ impl<W: Width> Table<W> {
 
     /// A zeroed table of `n >= 1` buckets, or [`TtError::Alloc`].
     pub(crate) fn zeroed(n: usize) -> Result<Self, TtError> {
+        Self::zeroed_in(n, n)
+    }
+
+    /// A zeroed table of `n >= 1` buckets in an allocation of `room >= n` buckets, so that it
+    /// can grow in place to `room`; in one of `n` when the system will not reserve `room`.
+    /// Only what the table touches is ever faulted in, so the room costs address space, not
+    /// memory.
+    pub(crate) fn zeroed_with_room(n: usize, room: usize) -> Result<Self, TtError> {
+        if room > n {
+            if let Ok(t) = Self::zeroed_in(n, room) {
+                return Ok(t);
+            }
+        }
+        Self::zeroed(n)
+    }
+
+    /// [`Table::zeroed_with_room`], failing when the room cannot be had.
+    fn zeroed_in(n: usize, room: usize) -> Result<Self, TtError> {
         let alloc_err = TtError::Alloc {
-            bytes: n.saturating_mul(Self::BUCKET_BYTES),
+            bytes: room.saturating_mul(Self::BUCKET_BYTES),
         };
-        let layout = Layout::array::<W::Bucket>(n).map_err(|_| alloc_err.clone())?;
+        let layout = Layout::array::<W::Bucket>(room).map_err(|_| alloc_err.clone())?;
         // Zeroed allocation: the allocator hands out fresh pages already zeroed (calloc / mmap), so
         // a big table costs nothing until touched, and the all-zero word is the empty slot.
         // SAFETY: `layout` has non-zero size (n >= 1 and a bucket is 16 or 32 bytes).
@@ -87,10 +108,10 @@ impl<W: Width> Table<W> {
             return Err(alloc_err);
         }
         crate::memory::advise_huge_pages(ptr.cast::<u8>(), layout.size());
-        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
-        // which is the layout `Box<[Bucket]>` frees with; all-zero bytes are a valid bucket
-        // (atomics of 0, see `Width::Bucket`).
-        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)) };
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of
+        // `[Bucket; room]`, which is the layout `Box<[Bucket]>` frees with; all-zero bytes are a
+        // valid bucket (atomics of 0, see `Width::Bucket`).
+        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, room)) };
         Ok(Self {
             buckets,
             len: n as u64,
@@ -113,7 +134,7 @@ impl<W: Width> Table<W> {
         }
         let len = FAULT_CHUNK.min(bytes - start);
         // SAFETY: `start < bytes`, so the pointer stays inside the table's allocation.
-        let ptr = unsafe { self.buckets.as_ptr().cast::<u8>().add(start) };
+        let ptr = unsafe { self.active().as_ptr().cast::<u8>().add(start) };
         if !crate::memory::fault_in(ptr, len) {
             self.faulted.store(bytes, Ordering::Relaxed);
             return false;
@@ -121,14 +142,61 @@ impl<W: Width> Table<W> {
         true
     }
 
+    /// Word `j` of bucket `i`, for tests that compare tables word for word.
+    #[cfg(test)]
+    pub(crate) fn word_at(&self, i: usize, j: usize) -> W::Word {
+        W::load(&self.buckets[i], j)
+    }
+
+    /// The buckets in use.
+    fn active(&self) -> &[W::Bucket] {
+        &self.buckets[..self.len as usize]
+    }
+
     /// The table's size in bytes.
     pub(crate) fn bytes(&self) -> usize {
-        self.buckets.len() * Self::BUCKET_BYTES
+        self.active().len() * Self::BUCKET_BYTES
     }
 
     /// The number of entries the table can hold.
     pub(crate) fn capacity(&self) -> usize {
-        self.buckets.len() * 2
+        self.active().len() * 2
+    }
+
+    /// Grows the table to `n` buckets within its allocation, keeping every entry, when `n` is a
+    /// multiple of its length and fits its room; false (and nothing done) otherwise.
+    ///
+    /// The result is the table that storing every entry, in [`Table::for_each_entry`]'s order,
+    /// into a new table of `n` buckets makes, without a second table: a key
+    /// in bucket `i` with quotient `q` moves to bucket `i + len * (q % m)` with quotient `q / m`
+    /// (`m = n / len`), so the entries of different buckets never meet, and every bucket past
+    /// the old length is still empty. Growing in place touches no memory but the new table's,
+    /// and the old one's is not given back to be taken fresh again (on a machine whose host
+    /// takes back freed memory, fresh memory costs up to 10 ms per huge page; docs/performance.md).
+    pub(crate) fn grow_in_place(&mut self, n: usize) -> bool {
+        use rayon::prelude::*;
+        let len = self.len as usize;
+        if n <= len || n % len != 0 || n > self.buckets.len() {
+            return false;
+        }
+        self.len = n as u64;
+        let this = &*self;
+        (0..len)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .for_each(|i| {
+                let b = &this.buckets[i];
+                let words = [W::load(b, 0), W::load(b, 1)];
+                W::store(b, 0, W::Word::default());
+                W::store(b, 1, W::Word::default());
+                for w in words {
+                    if !W::is_empty(w) {
+                        let key = W::stored_quotient(w) * len as u128 + i as u128;
+                        this.store_at(this.slot(key), W::unpack(w));
+                    }
+                }
+            });
+        true
     }
 
     /// Where `key` lives: its bucket and quotient. Computing it costs a division, so the search
@@ -214,7 +282,7 @@ impl<W: Width> Table<W> {
         use rayon::prelude::*;
         const CHUNK: usize = 1 << 14;
         let len = u128::from(self.len);
-        self.buckets
+        self.active()
             .par_chunks(CHUNK)
             .enumerate()
             .for_each(|(c, chunk)| {
@@ -233,7 +301,7 @@ impl<W: Width> Table<W> {
     /// Empties the table, using all threads of the rayon pool.
     pub(crate) fn clear(&self) {
         use rayon::prelude::*;
-        self.buckets.par_chunks(1 << 14).for_each(|chunk| {
+        self.active().par_chunks(1 << 14).for_each(|chunk| {
             for b in chunk {
                 W::store(b, 0, W::Word::default());
                 W::store(b, 1, W::Word::default());
@@ -244,8 +312,8 @@ impl<W: Width> Table<W> {
     /// The fraction of occupied slots, in permille, estimated from the first few thousand buckets
     /// (for progress displays).
     pub(crate) fn hashfull(&self) -> u32 {
-        let sample = self.buckets.len().min(4096);
-        let used: usize = self.buckets[..sample]
+        let sample = self.active().len().min(4096);
+        let used: usize = self.active()[..sample]
             .iter()
             .map(|b| (0..2).filter(|&i| !W::is_empty(W::load(b, i))).count())
             .sum();

@@ -322,3 +322,79 @@ fn faulting_in_keeps_the_entries_and_ends() {
     }
     assert_eq!(t.probe(1), None);
 }
+
+/// Whether `a` and `b`, of the same length, hold the same words in every bucket.
+fn same_words<W: Width>(a: &Table<W>, b: &Table<W>) -> bool {
+    assert_eq!(a.bytes(), b.bytes());
+    let n = a.bytes() / Table::<W>::BUCKET_BYTES;
+    (0..n).all(|i| (0..2).all(|j| a.word_at(i, j) == b.word_at(i, j)))
+}
+
+/// Growing in place makes, word for word, the table that storing every entry into a new table
+/// makes (what growth did before), for several growth factors and crowded buckets.
+#[test]
+fn a_table_grown_in_place_is_the_table_grown_by_copying() {
+    let n = 1000;
+    for factor in [2, 4, 7] {
+        let in_place = Table::<Narrow>::zeroed_with_room(n, 4 * n + 3 * n).unwrap();
+        let old = Table::<Narrow>::zeroed(n).unwrap();
+        // Keys in a few hundred buckets, several per bucket, in an order that mixes them.
+        for i in 0..20_000u128 {
+            let k = (i * 7_919) % 600_000 + (i % 3) * 1000;
+            in_place.store(k, entry_of(k));
+            old.store(k, entry_of(k));
+        }
+        let copied = Table::<Narrow>::zeroed(factor * n).unwrap();
+        old.for_each_entry(|k, e| copied.store(k, e));
+        let mut in_place = in_place;
+        assert!(in_place.grow_in_place(factor * n));
+        assert!(same_words(&in_place, &copied), "factor {factor}");
+    }
+}
+
+#[test]
+fn a_table_grows_in_place_only_by_whole_factors_within_its_room() {
+    let mut t = Table::<Narrow>::zeroed_with_room(100, 400).unwrap();
+    t.store(12_345, entry_of(12_345));
+    assert!(!t.grow_in_place(150), "not a multiple");
+    assert!(!t.grow_in_place(500), "past the room");
+    assert!(!t.grow_in_place(100), "not larger");
+    assert_eq!(t.bytes(), 100 * Table::<Narrow>::BUCKET_BYTES);
+    assert!(t.grow_in_place(400));
+    assert_eq!(t.capacity(), 800);
+    assert_eq!(t.probe(12_345), Some(entry_of(12_345)));
+    let mut fixed = Table::<Narrow>::zeroed(100).unwrap();
+    assert!(!fixed.grow_in_place(200), "no room");
+}
+
+/// `grow` keeps every entry, in place (narrow, with room) as by copying (wide, or no room).
+#[test]
+fn a_table_grows_keeping_every_entry_with_room_or_without() {
+    let bound = 1u128 << 30;
+    // The width a new table of the grown size takes (narrow: its quotients fit).
+    let wide = TranspositionTable::new(1 << 16, bound, 200)
+        .unwrap()
+        .is_wide();
+    for mut tt in [
+        TranspositionTable::with_room(1 << 12, 1 << 16, bound, 200).unwrap(),
+        TranspositionTable::new(1 << 12, bound, 200).unwrap(),
+        TranspositionTable::wide(1 << 12, bound, 200).unwrap(),
+    ] {
+        let keys: Vec<u128> = (0..3000u128).map(|i| i * 104_729 % bound).collect();
+        for &k in &keys {
+            tt.store(k, entry_of(k));
+        }
+        let kept: Vec<u128> = keys
+            .iter()
+            .copied()
+            .filter(|&k| tt.probe(k).is_some())
+            .collect();
+        assert!(kept.len() > 100);
+        tt.grow(1 << 16, bound, 200).unwrap();
+        assert_eq!(tt.bytes(), 1 << 16);
+        assert_eq!(tt.is_wide(), wide);
+        for k in kept {
+            assert_eq!(tt.probe(k), Some(entry_of(k)), "key {k}");
+        }
+    }
+}
