@@ -176,7 +176,7 @@ impl<W: Width> Table<W> {
     pub(crate) fn grow_in_place(&mut self, n: usize) -> bool {
         use rayon::prelude::*;
         let len = self.len as usize;
-        if n <= len || n % len != 0 || n > self.buckets.len() {
+        if n <= len || !n.is_multiple_of(len) || n > self.buckets.len() {
             return false;
         }
         self.len = n as u64;
