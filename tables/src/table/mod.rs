@@ -292,24 +292,27 @@ impl Table {
 
     unsafe fn map_checked(path: &Path, expected: Option<Expected<'_>>) -> Result<Self, TableError> {
         // SAFETY: forwarded to the caller (see `map`).
-        unsafe { Self::map_advised(path, expected, |_| ()) }
+        unsafe { Self::map_advised(path, expected, |_| (), |_| ()) }
     }
 
-    /// [`Table::map_checked`], with `advise` called on the mapping before anything is read
-    /// from it.
+    /// [`Table::map_checked`], with `on_map` called on the mapping before anything is read from
+    /// it, and `on_header` once its header was found sound and of the expected layer (and so the
+    /// file's length what the header says), before its payload is validated.
     unsafe fn map_advised(
         path: &Path,
         expected: Option<Expected<'_>>,
-        advise: impl FnOnce(&Mmap),
+        on_map: impl FnOnce(&Mmap),
+        on_header: impl FnOnce(&Mmap),
     ) -> Result<Self, TableError> {
         let (file, _) = open_regular(path)?;
         // SAFETY: forwarded to the caller (see `map`).
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
-        advise(&map);
+        on_map(&map);
         let (header, payload_at) = format::parse(path, &map)?;
         if let Some(x) = expected {
             check_expected(path, &header, x)?;
         }
+        on_header(&map);
         let file_len = map.len() as u64;
         Self::with_header(
             path.to_path_buf(),

@@ -31,7 +31,8 @@ const HUGE: usize = 2 << 20;
 
 impl Table {
     /// Memory-maps a table file for a search (see the module docs): the mapping is advised for
-    /// huge pages and faulted in whole before its header is read.
+    /// huge pages before anything is read, and faulted in whole once its header was checked (a
+    /// file whose length its header does not explain is refused without being read).
     ///
     /// # Safety
     /// As [`Table::map`].
@@ -43,7 +44,7 @@ impl Table {
         expected: Expected<'_>,
     ) -> Result<Self, TableError> {
         // SAFETY: forwarded to the caller.
-        unsafe { Self::map_advised(path, Some(expected), advise_resident) }
+        unsafe { Self::map_advised(path, Some(expected), advise_huge, fault_in_whole) }
     }
 
     /// A copy in memory of this table's file, which must still be the same layer.
@@ -78,12 +79,18 @@ impl Table {
     }
 }
 
-/// Huge pages, then every page faulted in (the search reads all of them, and a fault in the
-/// search costs more than one here). Both are hints: a kernel without them maps on demand.
-fn advise_resident(map: &Mmap) {
+/// Huge pages for the mapping: a hint, which a kernel without it ignores.
+fn advise_huge(map: &Mmap) {
     let _ = map.advise(Advice::HugePage);
+}
+
+/// Every page faulted in (the search reads all of them, and a fault in the search costs more
+/// than one here): a hint too; without it pages are mapped on demand.
+fn fault_in_whole(map: &Mmap) {
     #[cfg(target_os = "linux")]
     let _ = map.advise(Advice::PopulateRead);
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
 }
 
 /// How a mapped table came out.
