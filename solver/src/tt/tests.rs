@@ -270,6 +270,17 @@ fn work_scale() {
     assert_eq!(Entry::work_of(u64::MAX), MAX_WORK);
 }
 
+/// Stores `entry_of(k)` for every key of `keys` in `tt`; returns the keys the table then holds.
+fn store_all(tt: &TranspositionTable, keys: &[u128]) -> Vec<u128> {
+    for &k in keys {
+        tt.store(k, entry_of(k));
+    }
+    keys.iter()
+        .copied()
+        .filter(|&k| tt.probe(k).is_some())
+        .collect()
+}
+
 #[test]
 fn a_grown_table_keeps_every_entry() {
     for wide in [false, true] {
@@ -281,14 +292,7 @@ fn a_grown_table_keeps_every_entry() {
         };
         // Keys far apart, fewer than the small table's buckets hold: all of them stay stored.
         let keys: Vec<u128> = (0..100u128).map(|i| i * 7_919_993 + 11).collect();
-        for &k in &keys {
-            small.store(k, entry_of(k));
-        }
-        let kept: Vec<u128> = keys
-            .iter()
-            .copied()
-            .filter(|&k| small.probe(k).is_some())
-            .collect();
+        let kept = store_all(&small, &keys);
         assert!(kept.len() > 50);
         let big = small.grown(1 << 16, bound, 200).unwrap();
         assert_eq!(big.bytes(), 1 << 16);
@@ -381,14 +385,7 @@ fn a_table_grows_keeping_every_entry_with_room_or_without() {
         TranspositionTable::wide(1 << 12, bound, 200).unwrap(),
     ] {
         let keys: Vec<u128> = (0..3000u128).map(|i| i * 104_729 % bound).collect();
-        for &k in &keys {
-            tt.store(k, entry_of(k));
-        }
-        let kept: Vec<u128> = keys
-            .iter()
-            .copied()
-            .filter(|&k| tt.probe(k).is_some())
-            .collect();
+        let kept = store_all(&tt, &keys);
         assert!(kept.len() > 100);
         tt.grow(1 << 16, bound, 200).unwrap();
         assert_eq!(tt.bytes(), 1 << 16);
