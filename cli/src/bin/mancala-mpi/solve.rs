@@ -21,8 +21,9 @@
 use crate::args::SolveArgs;
 use crate::comm::{self, Message, World};
 use anyhow::{bail, Context, Result};
-use mancala::endgame::open_for_search;
-use mancala::rules::Rules;
+use mancala::board::Move;
+use mancala::endgame::{open_for_search, MancalaIndexer};
+use mancala::rules::{KalahNode, KalahNodeIndexer, Rules};
 use mancala::stop::StopToken;
 use mancala::Position;
 use mancala_cli::json;
@@ -33,6 +34,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tables::{TableError, Tablebase};
 
 const JOB: i32 = 1;
 const CANCEL: i32 = 2;
@@ -57,10 +59,42 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         bail!("--split-depth must be at least 1 (the root's moves)");
     }
     let root = Position::start(rules, holes, seeds)?;
+    // A Kalah board the one-word node holds is searched as that node (the same tree, keys and
+    // moves in fewer instructions: docs/performance.md, "mancala-mpi searches the Kalah node"),
+    // with the tables seen through the node's index; any other as a `Position`.
+    macro_rules! as_node {
+        ($($n:literal),*) => {
+            match holes {
+                $($n => {
+                    if let Some(node) = KalahNode::<$n>::from_position(&root) {
+                        let rules = node.rules();
+                        return solve_as(a, world, &root, node, |tb| {
+                            tb.reindexed(KalahNodeIndexer::<$n>::new(rules))
+                        });
+                    }
+                })*
+                _ => {}
+            }
+        };
+    }
+    as_node!(1, 2, 3, 4, 5, 6, 7);
+    solve_as(a, world, &root, root, Ok)
+}
+
+/// The solve of `root`, searched as `node` (the same position as a node of type `G`), with the
+/// tables seen through `view`.
+fn solve_as<R: Rules, G: Game<Move = Move>, T: Oracle<G>>(
+    a: &SolveArgs,
+    world: &World,
+    root: &Position<R>,
+    node: G,
+    view: impl FnOnce(Tablebase<MancalaIndexer<R>>) -> Result<T, TableError>,
+) -> Result<()> {
+    let kind = R::KIND;
     let threads = mancala_cli::args::threads(a.threads)?;
     let started = Instant::now();
     let is_root = world.rank() == 0;
-    let jobs = frontier(&root, a.split_depth);
+    let jobs = frontier(&node, a.split_depth);
     // The journal's first line names the solve, so that a journal of another one is refused.
     let header = format!(
         "mancala-mpi solve (null-window jobs) {root} {kind:?} {:?} depth {}",
@@ -97,13 +131,14 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         );
     }
     let tables = match (&a.tables, me) {
-        (Some(dir), Some(_)) => open_for_search(dir, &root)
+        (Some(dir), Some(_)) => open_for_search(dir, root)
+            .and_then(view)
             .map(Some)
             .with_context(|| format!("opening the tables in {}", dir.display())),
         _ => Ok(None),
     };
     let tables = comm::agree(world, tables)?;
-    let oracle = tables.as_ref().map(|t| t as &dyn Oracle<Position<R>>);
+    let oracle = tables.as_ref().map(|t| t as &dyn Oracle<G>);
     let stop = StopToken::new();
     let cfg = SearchConfig {
         threads,
@@ -112,13 +147,13 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         ..SearchConfig::default()
     };
     let search = match me {
-        Some(_) => Solver::new(&root, cfg, oracle)
+        Some(_) => Solver::new(&node, cfg, oracle)
             .map(Some)
             .map_err(|e| anyhow::anyhow!("{e}")),
         None => Ok(None),
     };
     let mut search = comm::agree(world, search)?;
-    let mut manager = Manager::new(root, a.split_depth, workers, PER_WORKER);
+    let mut manager = Manager::new(node, a.split_depth, workers, PER_WORKER);
     for &(k, b, r) in &done {
         manager.learn(k, b, r);
     }
@@ -130,15 +165,15 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
     let (lo, hi) = manager.root_interval();
     let guess = match (is_root && lo < hi, search.as_mut()) {
         (false, _) => Ok(1),
-        (true, Some(s)) => s.guess(&root),
+        (true, Some(s)) => s.guess(&node),
         (true, None) => {
             let small = SearchConfig {
                 threads,
                 tt_bytes: (a.hash_mb.min(256) << 20) as usize,
                 ..SearchConfig::default()
             };
-            Solver::new(&root, small, None).and_then(|mut s| {
-                let g = s.guess(&root);
+            Solver::new(&node, small, None).and_then(|mut s| {
+                let g = s.guess(&node);
                 guess_nodes = s.nodes();
                 g
             })
@@ -198,7 +233,7 @@ fn solve<R: Rules>(a: &SolveArgs, rules: R, world: &World) -> Result<()> {
         if a.json {
             let best = o.best.iter().map(|m| m.0).collect();
             let v = json::SolveMpi {
-                head: json::PositionHead::of("solve", &root),
+                head: json::PositionHead::of("solve", root),
                 complete: true,
                 value,
                 winner: json::Winner::of(value),
