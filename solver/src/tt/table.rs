@@ -61,11 +61,18 @@ pub(crate) struct Table<W: Width> {
     len: u64,
     /// The byte offset of the next chunk [`Table::fault_in_chunk`] gives out.
     faulted: AtomicUsize,
+    /// The byte offset in the allocation up to which [`Table::fault_ahead_chunk`] has faulted
+    /// the room in (`usize::MAX` when the system cannot).
+    ahead: AtomicUsize,
 }
 
 /// Bytes of one [`Table::fault_in_chunk`]: small enough (a few milliseconds of the kernel's
 /// work) that a thread faulting in the table notices soon when it has something better to do.
 const FAULT_CHUNK: usize = 8 << 20;
+
+/// Bytes of one [`Table::fault_ahead_chunk`]: one huge page, so that the job it runs beside
+/// waits at most one page's fault for it when it ends.
+const AHEAD_CHUNK: usize = 2 << 20;
 
 impl<W: Width> Table<W> {
     /// Bytes of one bucket.
@@ -116,6 +123,7 @@ impl<W: Width> Table<W> {
             buckets,
             len: n as u64,
             faulted: AtomicUsize::new(0),
+            ahead: AtomicUsize::new(0),
         })
     }
 
@@ -140,6 +148,36 @@ impl<W: Width> Table<W> {
             return false;
         }
         true
+    }
+
+    /// Faults in the next huge page of the room (the allocation past the table) below byte
+    /// `upto` of the allocation, leaving it as it is (all zero, see [`crate::memory::fault_in`]),
+    /// so that an idle core takes the first touches of the table's next size off the search
+    /// before it grows; false when there is nothing left below `upto` (or the system cannot
+    /// fault memory in this way). On a machine whose host takes back freed memory, a fresh huge
+    /// page costs up to 10 ms (docs/performance.md, "The next size faulted in ahead"). One
+    /// thread at a time calls it.
+    pub(crate) fn fault_ahead_chunk(&self, upto: usize) -> bool {
+        let upto = upto.min(self.buckets.len() * Self::BUCKET_BYTES);
+        let start = self.ahead.load(Ordering::Relaxed).max(self.bytes());
+        if start >= upto {
+            return false;
+        }
+        let len = AHEAD_CHUNK.min(upto - start);
+        // SAFETY: `start < upto <=` the allocation's bytes, so the pointer stays inside it.
+        let ptr = unsafe { self.buckets.as_ptr().cast::<u8>().add(start) };
+        if !crate::memory::fault_in(ptr, len) {
+            self.ahead.store(usize::MAX, Ordering::Relaxed);
+            return false;
+        }
+        self.ahead.store(start + len, Ordering::Relaxed);
+        true
+    }
+
+    /// Whether [`Table::fault_ahead_chunk`] has anything left below byte `upto`.
+    pub(crate) fn room_to_fault(&self, upto: usize) -> bool {
+        let upto = upto.min(self.buckets.len() * Self::BUCKET_BYTES);
+        self.ahead.load(Ordering::Relaxed).max(self.bytes()) < upto
     }
 
     /// Word `j` of bucket `i`, for tests that compare tables word for word.

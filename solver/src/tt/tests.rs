@@ -356,6 +356,53 @@ fn a_table_grown_in_place_is_the_table_grown_by_copying() {
     }
 }
 
+/// Faulting the room in ahead touches neither the table nor what growth makes of it: the same
+/// words as a table grown by copying, and it stops at the bound asked, the room's end and where
+/// nothing is left.
+#[test]
+fn faulting_the_room_in_ahead_changes_nothing_and_ends() {
+    // 4 MiB of narrow buckets in 20 MiB of room: the next size (16 MiB) is six huge pages past it.
+    let n = (4 << 20) / Table::<Narrow>::BUCKET_BYTES;
+    let ahead = Table::<Narrow>::zeroed_with_room(n, 5 * n).unwrap();
+    let old = Table::<Narrow>::zeroed(n).unwrap();
+    for i in 0..50_000u128 {
+        let k = i * 104_729 + 17;
+        ahead.store(k, entry_of(k));
+        old.store(k, entry_of(k));
+    }
+    let next = 4 * n * Table::<Narrow>::BUCKET_BYTES;
+    assert!(ahead.room_to_fault(next));
+    let page = vec![0u8; 1 << 16];
+    let supported = crate::memory::fault_in(page.as_ptr(), page.len());
+    let mut chunks = 0;
+    while ahead.fault_ahead_chunk(next) {
+        chunks += 1;
+        assert!(chunks <= 6, "more chunks than the next size has");
+    }
+    assert_eq!(chunks, if supported { 6 } else { 0 });
+    assert!(!ahead.room_to_fault(next));
+    // Past the next size only the room's end bounds it: two more huge pages, then nothing.
+    let past = 100 * next;
+    assert_eq!(ahead.room_to_fault(past), supported);
+    let mut more = 0;
+    while ahead.fault_ahead_chunk(past) {
+        more += 1;
+        assert!(more <= 2, "past the room's end");
+    }
+    assert_eq!(more, if supported { 2 } else { 0 });
+    assert!(!ahead.room_to_fault(past));
+    assert!(same_words(&ahead, &old));
+    let copied = Table::<Narrow>::zeroed(4 * n).unwrap();
+    old.for_each_entry(|k, e| copied.store(k, e));
+    let mut ahead = ahead;
+    assert!(ahead.grow_in_place(4 * n));
+    assert!(same_words(&ahead, &copied));
+    // A table without room has nothing to fault in ahead.
+    let fixed = Table::<Narrow>::zeroed(n).unwrap();
+    assert!(!fixed.room_to_fault(next));
+    assert!(!fixed.fault_ahead_chunk(next));
+}
+
 #[test]
 fn a_table_grows_in_place_only_by_whole_factors_within_its_room() {
     let mut t = Table::<Narrow>::zeroed_with_room(100, 400).unwrap();
