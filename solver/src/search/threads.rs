@@ -232,6 +232,9 @@ fn run_on<G: Game, W: Width>(
     // Raised once the search threads have finished, for the thread faulting in ahead.
     let over = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // Raised when this closure ends, also by a search thread's panic passed on, so that the
+        // scope never waits for a helper waiting for a job that is over.
+        let _over = Raise(&over);
         if let Some(ahead) = fault_ahead_to(tt, cfg, grow_after) {
             let (shared, over) = (&shared, &over);
             std::thread::Builder::new()
@@ -264,10 +267,18 @@ fn run_on<G: Game, W: Width>(
                 answer = r;
             }
         }
-        over.store(true, Ordering::Relaxed);
     });
     let outgrown = shared.outgrown.load(Ordering::Relaxed);
     (answer, stats, outgrown, shared.proven())
+}
+
+/// Raises its flag when dropped.
+struct Raise<'a>(&'a AtomicBool);
+
+impl Drop for Raise<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The smallest table whose next size an idle core faults in ahead: below it the next size
