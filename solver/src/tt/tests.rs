@@ -302,6 +302,21 @@ fn a_grown_table_keeps_every_entry() {
     }
 }
 
+/// Calls `chunk` until it says there is nothing left, and asserts it faulted `want` chunks in
+/// where the system can fault memory in (Linux 5.14 and later), none elsewhere; returns whether
+/// it can.
+fn assert_faults_in_chunks(mut chunk: impl FnMut() -> bool, want: usize) -> bool {
+    let mut chunks = 0;
+    while chunk() {
+        chunks += 1;
+        assert!(chunks <= want, "more than {want} chunks");
+    }
+    let page = vec![0u8; 1 << 16];
+    let supported = crate::memory::fault_in(page.as_ptr(), page.len());
+    assert_eq!(chunks, if supported { want } else { 0 });
+    supported
+}
+
 #[test]
 fn faulting_in_keeps_the_entries_and_ends() {
     // 20 MiB of narrow buckets: three chunks, the last one short.
@@ -311,15 +326,7 @@ fn faulting_in_keeps_the_entries_and_ends() {
     for &k in &keys {
         t.store(k, entry_of(k));
     }
-    let mut chunks = 0;
-    while t.fault_in_chunk() {
-        chunks += 1;
-        assert!(chunks <= 3, "more chunks than the table has");
-    }
-    // All three where the system can fault memory in (Linux 5.14 and later); none elsewhere.
-    let page = vec![0u8; 1 << 16];
-    let supported = crate::memory::fault_in(page.as_ptr(), page.len());
-    assert_eq!(chunks, if supported { 3 } else { 0 });
+    assert_faults_in_chunks(|| t.fault_in_chunk(), 3);
     assert!(!t.fault_in_chunk());
     for &k in &keys {
         assert_eq!(t.probe(k), Some(entry_of(k)));
@@ -372,24 +379,12 @@ fn faulting_the_room_in_ahead_changes_nothing_and_ends() {
     }
     let next = 4 * n * Table::<Narrow>::BUCKET_BYTES;
     assert!(ahead.room_to_fault(next));
-    let page = vec![0u8; 1 << 16];
-    let supported = crate::memory::fault_in(page.as_ptr(), page.len());
-    let mut chunks = 0;
-    while ahead.fault_ahead_chunk(next) {
-        chunks += 1;
-        assert!(chunks <= 6, "more chunks than the next size has");
-    }
-    assert_eq!(chunks, if supported { 6 } else { 0 });
+    let supported = assert_faults_in_chunks(|| ahead.fault_ahead_chunk(next), 6);
     assert!(!ahead.room_to_fault(next));
     // Past the next size only the room's end bounds it: two more huge pages, then nothing.
     let past = 100 * next;
     assert_eq!(ahead.room_to_fault(past), supported);
-    let mut more = 0;
-    while ahead.fault_ahead_chunk(past) {
-        more += 1;
-        assert!(more <= 2, "past the room's end");
-    }
-    assert_eq!(more, if supported { 2 } else { 0 });
+    assert_faults_in_chunks(|| ahead.fault_ahead_chunk(past), 2);
     assert!(!ahead.room_to_fault(past));
     assert!(same_words(&ahead, &old));
     let copied = Table::<Narrow>::zeroed(4 * n).unwrap();
