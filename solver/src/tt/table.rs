@@ -158,11 +158,9 @@ impl<W: Width> Table<W> {
     /// page costs up to 10 ms (docs/performance.md, "The next size faulted in ahead"). One
     /// thread at a time calls it.
     pub(crate) fn fault_ahead_chunk(&self, upto: usize) -> bool {
-        let upto = upto.min(self.buckets.len() * Self::BUCKET_BYTES);
-        let start = self.ahead.load(Ordering::Relaxed).max(self.bytes());
-        if start >= upto {
+        let Some((start, upto)) = self.left_to_fault(upto) else {
             return false;
-        }
+        };
         let len = AHEAD_CHUNK.min(upto - start);
         // SAFETY: `start < upto <=` the allocation's bytes, so the pointer stays inside it.
         let ptr = unsafe { self.buckets.as_ptr().cast::<u8>().add(start) };
@@ -176,8 +174,15 @@ impl<W: Width> Table<W> {
 
     /// Whether [`Table::fault_ahead_chunk`] has anything left below byte `upto`.
     pub(crate) fn room_to_fault(&self, upto: usize) -> bool {
-        let upto = upto.min(self.buckets.len() * Self::BUCKET_BYTES);
-        self.ahead.load(Ordering::Relaxed).max(self.bytes()) < upto
+        self.left_to_fault(upto).is_some()
+    }
+
+    /// The room's bytes `start..end` not faulted in ahead yet below byte `upto` (capped at the
+    /// allocation's end), when there are any.
+    fn left_to_fault(&self, upto: usize) -> Option<(usize, usize)> {
+        let end = upto.min(self.buckets.len() * Self::BUCKET_BYTES);
+        let start = self.ahead.load(Ordering::Relaxed).max(self.bytes());
+        (start < end).then_some((start, end))
     }
 
     /// Word `j` of bucket `i`, for tests that compare tables word for word.
