@@ -229,6 +229,20 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         }
         let (mut alpha, mut beta) = (alpha.max(-stake), beta.min(stake));
 
+        // Steps 6 and 7's first half, early: the children, their oracle slots and table entries
+        // prefetched before the node's own entry is read (step 3), so that its wait overlaps
+        // theirs. A node the oracle may answer (only a root: a child in the tables is settled by
+        // its parent) keeps the old order.
+        let mut children = Children::new();
+        let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
+        let early = !self
+            .sh
+            .oracle
+            .is_some_and(|_| pos.layer() <= self.oracle_top);
+        if early && !self.generate(pos, &mut children, &mut etc) {
+            return (0, NO_CUT);
+        }
+
         // Step 3. Transposition table: a stored bound may settle the node. The bounds are true
         // bounds on F, so in acyclic games they also narrow the window; in cyclic games that could
         // blend F with a path-dependent value, so there they are used for cutoffs only.
@@ -267,6 +281,10 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
             }
         }
 
+        if !early && !self.generate(pos, &mut children, &mut etc) {
+            return (0, NO_CUT);
+        }
+
         // Step 5. Repetition: a position already on the path (necessarily in this layer) starts
         // an infinite play, worth 0, and makes every result above it depend on the path.
         if G::CAN_CYCLE {
@@ -284,7 +302,15 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         }
 
         let nodes_before = self.stats.nodes;
-        let out = self.expand(pos, key, at, alpha, beta, tt_move);
+        let out = self.expand(
+            children.as_slice(),
+            etc.as_mut_slice(),
+            key,
+            at,
+            alpha,
+            beta,
+            tt_move,
+        );
         if G::CAN_CYCLE {
             self.path.pop();
         }
@@ -325,49 +351,28 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         (value, cut)
     }
 
-    /// Steps 6 to 9: the children of a node the table could not settle.
-    fn expand(
+    /// Step 6, and step 7's first half: generates the children of `pos` into `children` and
+    /// fills `etc` with their oracle slots, keys and table slots, prefetching both. False when
+    /// the stop flag was raised inside the move generation (`aborted` is then set).
+    fn generate(
         &mut self,
         pos: &G,
-        key: u128,
-        at: Place,
-        mut alpha: i32,
-        beta: i32,
-        tt_move: Option<u8>,
-    ) -> Outcome {
+        children: &mut Children<G>,
+        etc: &mut FixedVec<Known<W::Quotient>>,
+    ) -> bool {
         // Step 6. Generate the children.
-        let mut children = Children::new();
-        if pos.children_until(&mut children, self.sh.stop).is_err() {
-            // Stopped inside the move generation: the node's caller sees `aborted`.
+        if pos.children_until(children, self.sh.stop).is_err() {
             self.aborted = true;
-            return Outcome {
-                value: 0,
-                best: None,
-                cut: NO_CUT,
-                store: false,
-            };
+            return false;
         }
         let kids = children.as_slice();
-        let n = kids.len();
-        if n == 0 {
-            return Outcome {
-                value: 0,
-                best: None,
-                cut: NO_CUT,
-                store: false,
-            };
-        }
 
-        // Step 7. Enhanced transposition cutoff, first half: bound every child's value (from the
-        // mover's side) by its stake, or fix it by the oracle, before searching any. One child
-        // proven >= beta settles the node, and so do children all proven <= alpha. The children's
-        // table entries are only prefetched here; they are read after the first child's search
-        // (see `late_etc`). Table and oracle bounds are true bounds on F, so these results are
-        // path-independent even in cyclic games.
-        let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
+        // Step 7, first half: the oracle's slots and the table's entries of the children are
+        // only prefetched here; they are read in `expand`, the table's after the first child's
+        // search (see `late_etc`).
         // Last child first: games list their moves so that the last ones are usually searched
         // first (`Game::order_hint`), and their entries get the longest head start.
-        etc.fill_rev(n, |i| {
+        etc.fill_rev(kids.len(), |i| {
             let c = &kids[i];
             // A child the oracle answers is never probed or searched: no key, no slot.
             let top = self.oracle_top;
@@ -375,12 +380,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 .sh
                 .oracle
                 .filter(|_| c.next.layer() <= top)
-                .and_then(|o| {
-                    let at = o.prefetch(&c.next);
-                    self.stats.oracle_probes += 1;
-                    self.stats.oracle_hits += u64::from(at.is_some());
-                    at
-                });
+                .and_then(|o| o.prefetch(&c.next));
             let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {
@@ -397,7 +397,41 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 hi: 0,
             }
         });
-        let etc = etc.as_mut_slice();
+        true
+    }
+
+    /// Steps 7 to 9: the children of a node the table could not settle (`kids`, with what
+    /// [`Searcher::generate`] found of them in `etc`).
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &mut self,
+        kids: &[Child<G>],
+        etc: &mut [Known<W::Quotient>],
+        key: u128,
+        at: Place,
+        mut alpha: i32,
+        beta: i32,
+        tt_move: Option<u8>,
+    ) -> Outcome {
+        let n = kids.len();
+        if n == 0 {
+            return Outcome {
+                value: 0,
+                best: None,
+                cut: NO_CUT,
+                store: false,
+            };
+        }
+
+        // Step 7. Enhanced transposition cutoff, first half: bound every child's value (from the
+        // mover's side) by its stake, or fix it by the oracle, before searching any. One child
+        // proven >= beta settles the node, and so do children all proven <= alpha. Table and
+        // oracle bounds are true bounds on F, so these results are path-independent even in
+        // cyclic games.
+        let top = self.oracle_top;
+        self.stats.oracle_probes += kids.iter().filter(|c| c.next.layer() <= top).count() as u64
+            * u64::from(self.sh.oracle.is_some());
+        self.stats.oracle_hits += etc.iter().filter(|k| k.oracle.is_some()).count() as u64;
         let mut max_hi = i32::MIN;
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
