@@ -133,6 +133,14 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// repetition bookkeeping; when true it handles cycles exactly (see the crate docs).
     const CAN_CYCLE: bool;
 
+    /// Whether the search generates a node's children, and prefetches their table entries
+    /// (and oracle slots), before it reads the node's own table entry, so that the memory waits
+    /// overlap. It pays where a node's own entry is a wait and its children are cheap, and costs
+    /// where the move generation is dear, as it is then wasted on every node the table settles.
+    /// A speed hint only: the tree searched and every value are the same either way. The
+    /// default keeps the old order (read the entry, then generate).
+    const EARLY_CHILDREN: bool = false;
+
     /// Appends every legal move of the side to move, with its result, to `out` (which the caller
     /// has cleared). No children means the game is over, and the future value is 0.
     fn children(&self, out: &mut Children<Self>);

@@ -229,16 +229,17 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         }
         let (mut alpha, mut beta) = (alpha.max(-stake), beta.min(stake));
 
-        // Steps 6 and 7's first half, early: the children, their oracle slots and table entries
-        // prefetched before the node's own entry is read (step 3), so that its wait overlaps
-        // theirs. A node the oracle may answer (only a root: a child in the tables is settled by
-        // its parent) keeps the old order.
+        // Steps 6 and 7's first half, early (`Game::EARLY_CHILDREN`): the children, their oracle
+        // slots and table entries prefetched before the node's own entry is read (step 3), so
+        // that its wait overlaps theirs. A node the oracle may answer (only a root: a child in
+        // the tables is settled by its parent) keeps the old order.
         let mut children = Children::new();
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
-        let early = !self
-            .sh
-            .oracle
-            .is_some_and(|_| pos.layer() <= self.oracle_top);
+        let early = G::EARLY_CHILDREN
+            && !self
+                .sh
+                .oracle
+                .is_some_and(|_| pos.layer() <= self.oracle_top);
         if early && !self.generate(pos, &mut children, &mut etc) {
             return (0, NO_CUT);
         }

@@ -13,7 +13,7 @@ use super::shared::{Job, Shared, GUESS_STOPPED};
 use super::*;
 use crate::game::{Child, Children, Game};
 use crate::stop::{Stop, StopToken};
-use crate::toy::graph::{all_nodes, graph_spec, CycleFlag, Graph, GraphIx, GraphSpec};
+use crate::toy::graph::{all_nodes, graph_spec, CycleFlag, Flagged, Graph, GraphIx, GraphSpec};
 use crate::toy::reference::{brute_all, minimax as brute};
 use crate::toy::take::{take_game, Take, WideKeys};
 use crate::tt::{Narrow, Table, TtError};
@@ -205,7 +205,7 @@ fn a_cycle_flag_on_an_acyclic_game_changes_nothing() {
     }
     let f = |p: &CycleFlag<Graph<false>>| memo[&p.key()];
     for (i, p) in all_nodes::<false>(spec).into_iter().enumerate() {
-        check_root(&CycleFlag(p), &[cfg(1, 16), cfg(2, 1 << 14)][i % 2], &f);
+        check_root(&Flagged(p), &[cfg(1, 16), cfg(2, 1 << 14)][i % 2], &f);
     }
 }
 
@@ -314,6 +314,76 @@ fn bounded_oracle_is_exact<const C: bool>(threads: usize) {
 fn oracle_is_not_asked_above_its_max_layer() {
     bounded_oracle_is_exact::<false>(1);
     bounded_oracle_is_exact::<true>(2);
+}
+
+/// An oracle of the layers `0..=up_to` that locates its answers ([`Oracle::prefetch`]), as
+/// endgame tables do, for any game on the graph's keys.
+struct Located<'a> {
+    values: &'a HashMap<u128, i32>,
+    up_to: u32,
+}
+
+impl<G: Game> Oracle<G> for Located<'_> {
+    fn probe(&self, pos: &G) -> Option<i32> {
+        (pos.layer() <= self.up_to).then(|| self.values[&pos.key()])
+    }
+
+    fn max_layer(&self) -> u32 {
+        self.up_to
+    }
+
+    fn prefetch(&self, pos: &G) -> Option<OracleSlot> {
+        (pos.layer() <= self.up_to).then(|| OracleSlot {
+            part: pos.layer(),
+            index: pos.key() as u64,
+        })
+    }
+}
+
+/// A game's children generated before its node's table entry is read
+/// ([`Game::EARLY_CHILDREN`]): on one thread the same tree as before (nodes, table and oracle
+/// probes and hits, value, best moves, PV) with tables of 1 to 1024 buckets and with an oracle
+/// that locates its answers; on two threads the fixpoint's values.
+fn early_children_search_the_same_tree<const C: bool>(spec: &'static GraphSpec) {
+    let fx = fixpoint::<C>(spec);
+    let oracle = Located {
+        values: &fx,
+        up_to: 3,
+    };
+    let f = |p: &Flagged<Graph<C>, false, true>| fx[&p.key()];
+    for (i, p) in all_nodes::<C>(spec)
+        .iter()
+        .filter(|p| p.layer >= 3)
+        .enumerate()
+    {
+        let early = Flagged::<_, false, true>(*p);
+        let c = cfg(1, 16 << (2 * (i % 5)));
+        let with: Option<&dyn Oracle<Graph<C>>> = (i % 2 == 1).then_some(&oracle);
+        let with_early: Option<&dyn Oracle<Flagged<Graph<C>, false, true>>> =
+            (i % 2 == 1).then_some(&oracle);
+        let a = solve(p, &c, with).unwrap();
+        let b = solve(&early, &c, with_early).unwrap();
+        assert_eq!(
+            (a.value, &a.best, &a.pv, a.nodes, a.tt_probes, a.tt_hits),
+            (b.value, &b.best, &b.pv, b.nodes, b.tt_probes, b.tt_hits),
+            "{p:?}"
+        );
+        assert_eq!(
+            (a.oracle_probes, a.oracle_hits),
+            (b.oracle_probes, b.oracle_hits),
+            "{p:?}"
+        );
+        assert_eq!(a.value, fx[&p.key()], "{p:?}");
+        check_root(&early, &cfg(2, 1 << 14), &f);
+    }
+}
+
+#[test]
+fn early_children_change_no_tree() {
+    for seed in 0..3 {
+        early_children_search_the_same_tree::<false>(graph_spec(400 + seed, 6, 12, 50, 50));
+        early_children_search_the_same_tree::<true>(graph_spec(500 + seed, 6, 10, 55, 50));
+    }
 }
 
 #[test]

@@ -150,21 +150,26 @@ impl<const C: bool> Indexer for GraphIx<C> {
     }
 }
 
-/// An acyclic game searched as if it could cycle: the path bookkeeping must change no value.
+/// A game searched with other flags: as if it could cycle (`CYCLE`: the path bookkeeping must
+/// change no value), or with its children generated first (`EARLY`, [`Game::EARLY_CHILDREN`]:
+/// the tree must stay the same).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CycleFlag<G>(pub(crate) G);
+pub(crate) struct Flagged<G, const CYCLE: bool, const EARLY: bool>(pub(crate) G);
 
-impl<G: Game<Move = u8>> Game for CycleFlag<G> {
+/// An acyclic game searched as if it could cycle.
+pub(crate) type CycleFlag<G> = Flagged<G, true, false>;
+
+impl<G: Game<Move = u8>, const CYCLE: bool, const EARLY: bool> Game for Flagged<G, CYCLE, EARLY> {
     type Move = u8;
-    const CAN_CYCLE: bool = true;
+    const CAN_CYCLE: bool = CYCLE || G::CAN_CYCLE;
+    const EARLY_CHILDREN: bool = EARLY;
     fn children(&self, out: &mut Children<Self>) {
         let mut ch = Children::new();
         self.0.children(&mut ch);
         for c in ch.as_slice() {
-            let next = CycleFlag(c.next);
             out.push(Child {
                 mv: c.mv,
-                next,
+                next: Flagged(c.next),
                 gain: c.gain,
                 turn_passed: c.turn_passed,
             });

@@ -3,8 +3,8 @@
 //!
 //! - [`take`]: take-away, acyclic, with turn-keeping moves; and `WideKeys`, the same game with
 //!   keys too large for a small table.
-//! - [`graph`]: random layered graphs defined by hashing, acyclic or cyclic; and `CycleFlag`, an
-//!   acyclic game searched as if it could cycle.
+//! - [`graph`]: random layered graphs defined by hashing, acyclic or cyclic; and `Flagged`, a
+//!   game searched as if it could cycle (`CycleFlag`) or with its children generated first.
 //! - [`digits`]: `Digits`, acyclic, with extra turns, stakes, game-over slots and losing moves.
 //! - [`track`]: `Track`, a hand-made cyclic game.
 //! - [`rand`]: `Rand`, random layered graphs from a fixed-start generator, cyclic or acyclic.

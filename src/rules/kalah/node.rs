@@ -165,6 +165,7 @@ fn options_byte(k: Kalah) -> u8 {
 impl<const N: usize> Game for KalahNode<N> {
     type Move = Move;
     const CAN_CYCLE: bool = Kalah::CAN_CYCLE;
+    const EARLY_CHILDREN: bool = Kalah::EARLY_CHILDREN;
 
     /// `KalahWord::for_each_move` on the node's own word: each child is the sowing's word
     /// with the options put back, in the order and with the move numbers of [`Position`]'s.
