@@ -381,7 +381,12 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 .sh
                 .oracle
                 .filter(|_| c.next.layer() <= top)
-                .and_then(|o| o.prefetch(&c.next));
+                .and_then(|o| {
+                    let at = o.prefetch(&c.next);
+                    self.stats.oracle_probes += 1;
+                    self.stats.oracle_hits += u64::from(at.is_some());
+                    at
+                });
             let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {
@@ -429,10 +434,6 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         // proven >= beta settles the node, and so do children all proven <= alpha. Table and
         // oracle bounds are true bounds on F, so these results are path-independent even in
         // cyclic games.
-        let top = self.oracle_top;
-        self.stats.oracle_probes += kids.iter().filter(|c| c.next.layer() <= top).count() as u64
-            * u64::from(self.sh.oracle.is_some());
-        self.stats.oracle_hits += etc.iter().filter(|k| k.oracle.is_some()).count() as u64;
         let mut max_hi = i32::MIN;
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
