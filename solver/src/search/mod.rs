@@ -19,7 +19,9 @@
 //! - `pv`: the best moves and a principal variation, by further null-window tests, each on a
 //!   child searched as a fresh root.
 //! - `node`: the negamax core, one function with numbered steps: window clamped to the stake
-//!   (Pons), transposition-table cutoffs, the repetition rule, enhanced transposition cutoff over
+//!   (Pons), transposition-table cutoffs (for games that say so, `Game::EARLY_CHILDREN`, after
+//!   the children are generated and their loads started), the repetition rule, enhanced
+//!   transposition cutoff over
 //!   the children (the oracle's values before the first child is searched, the table's entries
 //!   after it, when their loads have had time to arrive), move ordering, and the store.
 //! - `order`: the move order. `guess`: the heuristic look-ahead that gives the first test its
