@@ -235,11 +235,8 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         // the tables is settled by its parent) keeps the old order.
         let mut children = Children::new();
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
-        let early = G::EARLY_CHILDREN
-            && !self
-                .sh
-                .oracle
-                .is_some_and(|_| pos.layer() <= self.oracle_top);
+        let early =
+            G::EARLY_CHILDREN && self.sh.oracle.is_none_or(|_| pos.layer() > self.oracle_top);
         if early && !self.generate(pos, &mut children, &mut etc) {
             return (0, NO_CUT);
         }
