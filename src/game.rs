@@ -217,7 +217,6 @@ impl<R: Rules> Position<R> {
 impl<R: Rules> Game for Position<R> {
     type Move = Move;
     const CAN_CYCLE: bool = R::CAN_CYCLE;
-    const EARLY_CHILDREN: bool = R::EARLY_CHILDREN;
 
     /// Kalah on up to 7 holes takes [`KalahWord`] (see `Position::word_children`); the
     /// other games take the general position code.

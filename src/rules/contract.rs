@@ -70,9 +70,6 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     const KIND: GameKind;
     /// Whether positions can recur across turns or a sowing can be endless (docs/rules.md §8.1).
     const CAN_CYCLE: bool;
-    /// [`solver::Game::EARLY_CHILDREN`] for this game's positions: whether the search generates
-    /// a node's children before it reads the node's own table entry.
-    const EARLY_CHILDREN: bool = false;
 
     /// Whether `side` may sow `pit` (one of its own pits) on `board`, endlessness aside.
     fn candidate(&self, board: &Board, side: Side, pit: usize) -> Result<(), NotCandidate>;

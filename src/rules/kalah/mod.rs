@@ -60,10 +60,6 @@ impl Rules for Kalah {
     const KIND: GameKind = GameKind::Kalah;
     // Single laps, and a potential that falls on every move inside a layer (§8.2).
     const CAN_CYCLE: bool = false;
-    // Its single laps make children cheap beside the wait for a node's own table entry, so the
-    // search generates them first; the relay games' dear sowings do not pay for it
-    // (docs/performance.md, "A node's children before its own table entry").
-    const EARLY_CHILDREN: bool = true;
 
     #[inline]
     fn candidate(&self, board: &Board, _side: Side, pit: usize) -> Result<(), NotCandidate> {
