@@ -378,12 +378,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
                 .sh
                 .oracle
                 .filter(|_| c.next.layer() <= top)
-                .and_then(|o| {
-                    let at = o.prefetch(&c.next);
-                    self.stats.oracle_probes += 1;
-                    self.stats.oracle_hits += u64::from(at.is_some());
-                    at
-                });
+                .and_then(|o| o.prefetch(&c.next));
             let (key, slot) = if oracle.is_some() {
                 (0, Slot::default())
             } else {
@@ -431,6 +426,15 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         // proven >= beta settles the node, and so do children all proven <= alpha. Table and
         // oracle bounds are true bounds on F, so these results are path-independent even in
         // cyclic games.
+        if self.sh.oracle.is_some() {
+            // Counted here, not where the slots were found: a node the table settled after its
+            // children were generated (`Game::EARLY_CHILDREN`) asked nothing, so both orders
+            // report the same probes.
+            let top = self.oracle_top;
+            self.stats.oracle_probes +=
+                kids.iter().filter(|c| c.next.layer() <= top).count() as u64;
+            self.stats.oracle_hits += etc.iter().filter(|k| k.oracle.is_some()).count() as u64;
+        }
         let mut max_hi = i32::MIN;
         for (c, k) in kids.iter().zip(etc.iter_mut()) {
             let s = c.next.stake();
