@@ -4,15 +4,16 @@
 #   best first move 3 in both (REFERENCE.md).
 # With --seeds 5, Kalah(6,5): standard +10 (Rawlings 2015), empty-capture +12 (Irving et al.
 #   2000); REFERENCE.md gives no best move there, so only the values are checked. It then builds
-#   K = 27 tables by default and solves; with --hash-mb 2048 (a 2 GiB transposition table was
-#   faster than 6 GiB with these tables, and the default table, which grows, stops there too)
-#   8.7 to 11.5 min on 2 cores with the builds, median 10 (the 2-thread solves vary), about 12
-#   with K = 28 on a slower day (docs/performance.md); about 7.5 GiB of memory to build.
+#   K = 27 tables for the standard rule and K = 26 for empty-capture by default (the fastest
+#   from nothing for each: docs/performance.md, "The tables' K for each rule of Kalah(6,5)")
+#   and solves: about 7.7 minutes on 2 cores with the builds (the 2-thread solves vary);
+#   about 7.5 GiB of memory to build.
 #
 # Usage: scripts/kalah-6x4.sh [--no-tables] [--max-seeds K] [--seeds 4|5] [extra solve flags, e.g. --threads 2]
 #
 # By default it first builds (or reuses, after checking) the endgame tables of both rules up to
-# K = 20 seeds on the board (27 with --seeds 5) in $MANCALA_TABLES (default: target/tables), then solves with them.
+# K = 20 seeds on the board (with --seeds 5: 27 standard, 26 empty-capture; --max-seeds K sets
+# both) in $MANCALA_TABLES (default: target/tables), then solves with them.
 # --no-tables solves by search alone. Prints one line per rule with the table build time, value,
 # best moves, nodes, seconds of search, TT hit rate, peak memory and the end-to-end time (the
 # build plus the whole solve process, which also opens and checks the tables), and exits non-zero
@@ -35,8 +36,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$seeds" in
-  4) want_standard=8; want_empty=10; want_best="[3]"; max_seeds=${max_seeds:-20} ;;
-  5) want_standard=10; want_empty=12; want_best=""; max_seeds=${max_seeds:-27} ;;
+  4) want_standard=8; want_empty=10; want_best="[3]"; k_standard=${max_seeds:-20}; k_empty=${max_seeds:-20} ;;
+  5) want_standard=10; want_empty=12; want_best=""; k_standard=${max_seeds:-27}; k_empty=${max_seeds:-26} ;;
   *) echo "--seeds must be 4 or 5 (the published Kalah(6,n) values), not $seeds" >&2; exit 2 ;;
 esac
 dir="${MANCALA_TABLES:-target/tables}"
@@ -46,7 +47,8 @@ status=0
 for rule in standard empty-capture; do
   flags=()
   want=$want_standard
-  if [ "$rule" = empty-capture ]; then flags=(--empty-capture); want=$want_empty; fi
+  max_seeds=$k_standard
+  if [ "$rule" = empty-capture ]; then flags=(--empty-capture); want=$want_empty; max_seeds=$k_empty; fi
   build_s=0
   solve_flags=()
   if [ "$tables" = 1 ]; then
