@@ -231,12 +231,12 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
 
         // Steps 6 and 7's first half, early (`Game::EARLY_CHILDREN`): the children, their oracle
         // slots and table entries prefetched before the node's own entry is read (step 3), so
-        // that its wait overlaps theirs. A node the oracle may answer (only a root: a child in
-        // the tables is settled by its parent) keeps the old order.
+        // that its wait overlaps theirs. (A node the oracle answers in step 4 has generated its
+        // children for nothing; only a root can be one: a child in the tables is settled by its
+        // parent and never searched.)
         let mut children = Children::new();
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
-        let early =
-            G::EARLY_CHILDREN && self.sh.oracle.is_none_or(|_| pos.layer() > self.oracle_top);
+        let early = G::EARLY_CHILDREN;
         if early && !self.generate(pos, &mut children, &mut etc) {
             return (0, NO_CUT);
         }
