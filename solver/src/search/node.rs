@@ -236,8 +236,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
         // parent and never searched.)
         let mut children = Children::new();
         let mut etc: FixedVec<Known<W::Quotient>> = FixedVec::new();
-        let early = G::EARLY_CHILDREN;
-        if early && !self.generate(pos, &mut children, &mut etc) {
+        if G::EARLY_CHILDREN && !self.generate(pos, &mut children, &mut etc) {
             return (0, NO_CUT);
         }
 
@@ -279,7 +278,7 @@ impl<'s, 'a, G: Game, W: Width> Searcher<'s, 'a, G, W> {
             }
         }
 
-        if !early && !self.generate(pos, &mut children, &mut etc) {
+        if !G::EARLY_CHILDREN && !self.generate(pos, &mut children, &mut etc) {
             return (0, NO_CUT);
         }
 

@@ -342,8 +342,8 @@ impl<G: Game> Oracle<G> for Located<'_> {
 
 /// A game's children generated before its node's table entry is read
 /// ([`Game::EARLY_CHILDREN`]): on one thread the same tree as before (nodes, table and oracle
-/// probes and hits, value, best moves, PV) with tables of 1 to 1024 buckets and with an oracle that locates
-/// its answers; on two threads the fixpoint's values.
+/// probes and hits, value, best moves, PV) with tables of 1 to 1024 buckets and with an oracle
+/// that locates its answers; on two threads the fixpoint's values.
 fn early_children_search_the_same_tree<const C: bool>(spec: &'static GraphSpec) {
     let fx = fixpoint::<C>(spec);
     let oracle = Located {
