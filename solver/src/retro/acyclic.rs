@@ -4,8 +4,9 @@
 //! The work is dominated by memory latency: every child is a lookup at a random place, either in
 //! a lower layer's table or in this layer's memo. So when a position's children are generated,
 //! the lookups of all of them are started at once (prefetches), and the slots of a chunk are
-//! generated [`AHEAD`] positions before they are evaluated: by the time a value is read, its load
-//! has had the work of several positions to arrive in.
+//! generated [`AHEAD`] positions ([`STAGE_AHEAD`] in a scheduled layer) before they are
+//! evaluated: by the time a value is read, its load has had the work of several positions to
+//! arrive in.
 
 use std::sync::atomic::{AtomicI16, Ordering};
 
@@ -26,6 +27,11 @@ const UNKNOWN: i16 = i16::MIN;
 /// time. Started this many positions ahead, they are mostly in cache by then (4 and 16 did as
 /// well as 8; docs/performance.md).
 const AHEAD: usize = 8;
+
+/// [`AHEAD`] for the positions of a [`Schedule`]: a scheduled position costs much less work than
+/// a walked one, so its lookups need more positions ahead to arrive in (32 builds Kalah's
+/// layers 7-9 % faster than 8, and as fast as 16-48; docs/performance.md).
+const STAGE_AHEAD: usize = 32;
 
 /// One position being computed: a pending root or a level of the depth-first stack.
 struct Frame<G: Game> {
@@ -379,7 +385,7 @@ impl Visited for Uncounted {
 /// Solves the units `units` of `stage` of a [`Schedule`], in parallel: every internal child of a
 /// position lies in an earlier stage, so it is in `memo` already when the position is evaluated,
 /// and each position is evaluated once. As in the walk, the lookups of a position are started
-/// when it arrives and read [`AHEAD`] positions later. Returns what `V` kept of each unit's
+/// when it arrives and read [`STAGE_AHEAD`] positions later. Returns what `V` kept of each unit's
 /// slots, in the order of `units`.
 pub(super) fn stage_units<V: Visited>(
     layer: u32,
@@ -391,7 +397,7 @@ pub(super) fn stage_units<V: Visited>(
     watch: Option<&dyn LayerWatch>,
 ) -> Vec<V> {
     let new_ring = || -> Vec<Pending> {
-        (0..AHEAD)
+        (0..STAGE_AHEAD)
             .map(|_| Pending {
                 slot: 0,
                 moves: FixedVec::new(),
@@ -414,8 +420,8 @@ pub(super) fn stage_units<V: Visited>(
                     memo[slot as usize].store(0, Ordering::Relaxed);
                     return;
                 };
-                let p = &mut ring[started % AHEAD];
-                if started >= AHEAD {
+                let p = &mut ring[started % STAGE_AHEAD];
+                if started >= STAGE_AHEAD {
                     evaluate(layer, lower, memo, p);
                 }
                 p.slot = slot;
@@ -432,8 +438,8 @@ pub(super) fn stage_units<V: Visited>(
                 crate::memory::prefetch(&memo[slot as usize]);
                 started += 1;
             });
-            for k in started.saturating_sub(AHEAD)..started {
-                evaluate(layer, lower, memo, &ring[k % AHEAD]);
+            for k in started.saturating_sub(STAGE_AHEAD)..started {
+                evaluate(layer, lower, memo, &ring[k % STAGE_AHEAD]);
             }
             watch::advance(watch, visited);
             kept
